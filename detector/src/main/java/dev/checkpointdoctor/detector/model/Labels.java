@@ -1,0 +1,123 @@
+package dev.checkpointdoctor.detector.model;
+
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * An immutable label set of one series, sorted by name as Prometheus sends it. Equality is by
+ * content so a label set can key per-series state.
+ */
+public final class Labels {
+  public static final String METRIC_NAME = "__name__";
+
+  private final String[] names;
+  private final String[] values;
+  private final int hash;
+
+  private Labels(String[] names, String[] values) {
+    this.names = names;
+    this.values = values;
+    this.hash = 31 * Arrays.hashCode(names) + Arrays.hashCode(values);
+  }
+
+  /** Builds from parallel arrays; sorts by name if they are not sorted already. */
+  public static Labels of(String[] names, String[] values) {
+    if (names.length != values.length) {
+      throw new IllegalArgumentException("names and values differ in length");
+    }
+    for (int i = 1; i < names.length; i++) {
+      if (names[i - 1].compareTo(names[i]) > 0) {
+        return fromMap(toMap(names, values));
+      }
+    }
+    return new Labels(names.clone(), values.clone());
+  }
+
+  /** {@code Labels.of("__name__", "x", "job_name", "j")}. */
+  public static Labels of(String... nameValuePairs) {
+    if (nameValuePairs.length % 2 != 0) {
+      throw new IllegalArgumentException("odd number of name/value arguments");
+    }
+    Map<String, String> m = new TreeMap<>();
+    for (int i = 0; i < nameValuePairs.length; i += 2) {
+      m.put(nameValuePairs[i], nameValuePairs[i + 1]);
+    }
+    return fromMap(m);
+  }
+
+  public static Labels fromMap(Map<String, String> map) {
+    TreeMap<String, String> sorted = new TreeMap<>(map);
+    return new Labels(
+        sorted.keySet().toArray(new String[0]), sorted.values().toArray(new String[0]));
+  }
+
+  private static Map<String, String> toMap(String[] names, String[] values) {
+    Map<String, String> m = new TreeMap<>();
+    for (int i = 0; i < names.length; i++) {
+      m.put(names[i], values[i]);
+    }
+    return m;
+  }
+
+  /** The value of {@code name}, or null when absent. */
+  public String get(String name) {
+    for (int i = 0; i < names.length; i++) {
+      if (names[i].equals(name)) {
+        return values[i];
+      }
+    }
+    return null;
+  }
+
+  /** The value of {@code name}, or {@code fallback} when absent. */
+  public String getOrDefault(String name, String fallback) {
+    String v = get(name);
+    return v == null ? fallback : v;
+  }
+
+  public String metricName() {
+    return get(METRIC_NAME);
+  }
+
+  public int size() {
+    return names.length;
+  }
+
+  public String name(int i) {
+    return names[i];
+  }
+
+  public String value(int i) {
+    return values[i];
+  }
+
+  public Map<String, String> toMap() {
+    return toMap(names, values);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Labels other
+        && hash == other.hash
+        && Arrays.equals(names, other.names)
+        && Arrays.equals(values, other.values);
+  }
+
+  @Override
+  public int hashCode() {
+    return hash;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("{");
+    for (int i = 0; i < names.length; i++) {
+      if (i > 0) {
+        sb.append(", ");
+      }
+      sb.append(names[i]).append("=\"").append(values[i]).append('"');
+    }
+    return sb.append('}').toString();
+  }
+}
