@@ -1,0 +1,17 @@
+package dev.checkpointdoctor.api.app;
+
+/**
+ * One setting of the service: its flag, its environment variable, its default and what it does.
+ * Defined once here so {@code --help}, the README table and validation cannot drift apart.
+ */
+record Option(String flag, String env, String defaultValue, boolean repeatable,
+    String description) {
+
+  static Option single(String flag, String env, String defaultValue, String description) {
+    return new Option(flag, env, defaultValue, false, description);
+  }
+
+  static Option repeatable(String flag, String env, String description) {
+    return new Option(flag, env, null, true, description);
+  }
+}

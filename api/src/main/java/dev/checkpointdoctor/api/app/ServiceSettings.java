@@ -1,0 +1,243 @@
+package dev.checkpointdoctor.api.app;
+
+import dev.checkpointdoctor.detector.model.DetectorSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Typed, validated settings of the service. Sources, later wins: defaults, environment
+ * variables, command-line flags. Unknown flags and bad values fail start-up with a message that
+ * names the flag.
+ */
+public record ServiceSettings(
+    String host,
+    int port,
+    Path dataDir,
+    Duration snapshotInterval,
+    long maxBodyBytes,
+    long maxDecompressedBytes,
+    int queueSamples,
+    DetectorSettings detector) {
+
+  static final List<Option> OPTIONS = List.of(
+      Option.single("--host", "CPD_HOST", "0.0.0.0", "Address to listen on."),
+      Option.single("--port", "CPD_PORT", "9877",
+          "HTTP port for everything: remote-write, API and /metrics."),
+      Option.single("--data-dir", "CPD_DATA_DIR", "./data",
+          "Where baselines and anomalies are snapshotted and restored from."),
+      Option.single("--snapshot-interval", "CPD_SNAPSHOT_INTERVAL", "60s",
+          "How often state is snapshotted (also on SIGTERM)."),
+      Option.single("--max-body-bytes", "CPD_MAX_BODY_BYTES", "8388608",
+          "Largest compressed remote-write body accepted (413 above)."),
+      Option.single("--max-decompressed-bytes", "CPD_MAX_DECOMPRESSED_BYTES", "67108864",
+          "Largest declared decompressed size accepted (413 above)."),
+      Option.single("--queue-samples", "CPD_QUEUE_SAMPLES", "1000000",
+          "Samples that may wait for the detector; beyond this writes get 503 and are retried."),
+      Option.single("--min-observations", "CPD_MIN_OBSERVATIONS", "20",
+          "Observations a baseline needs before it may flag anomalies (lower for a lab)."),
+      Option.single("--window", "CPD_WINDOW", "120",
+          "Observations kept per baseline."),
+      Option.single("--half-life", "CPD_HALF_LIFE", "3d",
+          "Event-time age at which an observation weighs half in the baseline."),
+      Option.single("--band-width", "CPD_BAND_WIDTH", "4.0",
+          "Normal band half-width in robust standard deviations."),
+      Option.single("--open-after", "CPD_OPEN_AFTER", "3",
+          "Consecutive out-of-band observations that open an anomaly."),
+      Option.single("--resolve-after", "CPD_RESOLVE_AFTER", "3",
+          "Consecutive in-band observations that resolve it."),
+      Option.single("--checkpoint-timeout", "CPD_CHECKPOINT_TIMEOUT", "10m",
+          "Flink checkpoint timeout assumed for forecasts."),
+      Option.repeatable("--host-alias", "CPD_HOST_ALIASES",
+          "FLINK_HOST=NODE: joins node_exporter/cAdvisor series to TaskManagers when labels "
+              + "do not (env: comma-separated)."),
+      Option.single("--help", null, null, "Print this help and exit."));
+
+  /** Parses flags over environment over defaults. */
+  public static ServiceSettings parse(List<String> args, Map<String, String> env)
+      throws SettingsException {
+    Map<String, List<String>> values = new LinkedHashMap<>();
+    for (Option o : OPTIONS) {
+      if (o.env() != null && env.containsKey(o.env()) && !env.get(o.env()).isBlank()) {
+        String v = env.get(o.env());
+        values.put(o.flag(), o.repeatable() ? splitList(v) : new ArrayList<>(List.of(v)));
+      }
+    }
+    Map<String, List<String>> fromFlags = new LinkedHashMap<>();
+    for (int i = 0; i < args.size(); i++) {
+      String arg = args.get(i);
+      String name = arg;
+      String value = null;
+      int eq = arg.indexOf('=');
+      if (arg.startsWith("--") && eq > 0) {
+        name = arg.substring(0, eq);
+        value = arg.substring(eq + 1);
+      }
+      Option o = find(name);
+      if (o.flag().equals("--help")) {
+        throw new HelpRequested();
+      }
+      if (value == null) {
+        if (i + 1 >= args.size()) {
+          throw new SettingsException(name + " needs a value");
+        }
+        value = args.get(++i);
+      }
+      List<String> list = fromFlags.computeIfAbsent(o.flag(), k -> new ArrayList<>());
+      if (!o.repeatable() && !list.isEmpty()) {
+        throw new SettingsException(name + " given more than once");
+      }
+      list.add(value);
+    }
+    values.putAll(fromFlags);
+    return build(values);
+  }
+
+  private static Option find(String name) throws SettingsException {
+    for (Option o : OPTIONS) {
+      if (o.flag().equals(name)) {
+        return o;
+      }
+    }
+    throw new SettingsException("unknown option " + name + " (see --help)");
+  }
+
+  private static ServiceSettings build(Map<String, List<String>> v) throws SettingsException {
+    Map<String, String> aliases = new LinkedHashMap<>();
+    for (String pair : v.getOrDefault("--host-alias", List.of())) {
+      int eq = pair.indexOf('=');
+      if (eq <= 0 || eq == pair.length() - 1) {
+        throw new SettingsException("--host-alias expects FLINK_HOST=NODE, got \"" + pair + "\"");
+      }
+      aliases.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+    }
+    int minObs = intOf(v, "--min-observations", 3, 100_000);
+    int window = intOf(v, "--window", 3, 4096);
+    if (window < minObs) {
+      throw new SettingsException("--window (" + window + ") must be at least --min-observations ("
+          + minObs + ")");
+    }
+    DetectorSettings defaults = DetectorSettings.defaults();
+    DetectorSettings detector;
+    try {
+      detector = new DetectorSettings(minObs, window, durationOf(v, "--half-life"),
+          doubleOf(v, "--band-width", 0.5, 100), defaults.relativeFloor(),
+          intOf(v, "--open-after", 1, 1000), intOf(v, "--resolve-after", 1, 1000),
+          defaults.failureWindow(), durationOf(v, "--checkpoint-timeout"), aliases);
+    } catch (IllegalArgumentException e) {
+      throw new SettingsException(e.getMessage());
+    }
+    Path dataDir = Path.of(value(v, "--data-dir"));
+    return new ServiceSettings(value(v, "--host"), intOf(v, "--port", 0, 65535), dataDir,
+        durationOf(v, "--snapshot-interval"), longOf(v, "--max-body-bytes", 1024, 1L << 30),
+        longOf(v, "--max-decompressed-bytes", 1024, Integer.MAX_VALUE - 8),
+        intOf(v, "--queue-samples", 1000, 100_000_000), detector);
+  }
+
+  private static String value(Map<String, List<String>> v, String flag) {
+    List<String> given = v.get(flag);
+    if (given != null && !given.isEmpty()) {
+      return given.get(given.size() - 1).trim();
+    }
+    return OPTIONS.stream().filter(o -> o.flag().equals(flag)).findFirst().orElseThrow()
+        .defaultValue();
+  }
+
+  private static int intOf(Map<String, List<String>> v, String flag, int min, int max)
+      throws SettingsException {
+    return (int) longOf(v, flag, min, max);
+  }
+
+  private static long longOf(Map<String, List<String>> v, String flag, long min, long max)
+      throws SettingsException {
+    String s = value(v, flag);
+    try {
+      long n = Long.parseLong(s);
+      if (n < min || n > max) {
+        throw new SettingsException(flag + " must be between " + min + " and " + max + ", got "
+            + s);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new SettingsException(flag + " must be a whole number, got \"" + s + "\"");
+    }
+  }
+
+  private static double doubleOf(Map<String, List<String>> v, String flag, double min,
+      double max) throws SettingsException {
+    String s = value(v, flag);
+    try {
+      double d = Double.parseDouble(s);
+      if (!(d >= min && d <= max)) {
+        throw new SettingsException(flag + " must be between " + min + " and " + max + ", got "
+            + s);
+      }
+      return d;
+    } catch (NumberFormatException e) {
+      throw new SettingsException(flag + " must be a number, got \"" + s + "\"");
+    }
+  }
+
+  private static final java.util.regex.Pattern DURATION =
+      java.util.regex.Pattern.compile("(\\d{1,12})(ms|s|m|h|d)");
+
+  /** Durations as Prometheus writes them: 500ms, 30s, 10m, 2h, 3d. */
+  static Duration parseDuration(String flag, String s) throws SettingsException {
+    java.util.regex.Matcher m = DURATION.matcher(s.trim().toLowerCase(Locale.ROOT));
+    if (m.matches() && Long.parseLong(m.group(1)) > 0) {
+      long n = Long.parseLong(m.group(1));
+      return switch (m.group(2)) {
+        case "ms" -> Duration.ofMillis(n);
+        case "s" -> Duration.ofSeconds(n);
+        case "m" -> Duration.ofMinutes(n);
+        case "h" -> Duration.ofHours(n);
+        default -> Duration.ofDays(n);
+      };
+    }
+    throw new SettingsException(flag + " must be a positive duration like 30s, 10m or 2h, got \""
+        + s + "\"");
+  }
+
+  private static Duration durationOf(Map<String, List<String>> v, String flag)
+      throws SettingsException {
+    return parseDuration(flag, value(v, flag));
+  }
+
+  private static List<String> splitList(String s) {
+    List<String> out = new ArrayList<>();
+    for (String part : s.split(",")) {
+      if (!part.isBlank()) {
+        out.add(part.trim());
+      }
+    }
+    return out;
+  }
+
+  /** The text of {@code --help}. */
+  public static String help() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("Checkpoint Doctor: learns each Flink job's normal checkpointing from Prometheus\n")
+        .append("remote-write and explains when it goes wrong.\n\n")
+        .append("Usage: java -jar checkpoint-doctor.jar [OPTIONS]\n\nOptions (flag, env):\n");
+    for (Option o : OPTIONS) {
+      sb.append(String.format("  %-28s %s%n", o.flag() + (o.flag().equals("--help") ? ""
+          : o.repeatable() ? " K=V (repeatable)" : " VALUE"), o.description()));
+      if (o.env() != null) {
+        sb.append(String.format("  %-28s env %s%s%n", "", o.env(),
+            o.defaultValue() == null ? "" : ", default " + o.defaultValue()));
+      }
+    }
+    return sb.toString();
+  }
+
+  /** Thrown by {@link #parse} when --help is given. */
+  public static final class HelpRequested extends RuntimeException {
+    HelpRequested() {
+      super("help", null, false, false);
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package dev.checkpointdoctor.api.http;
+
+import dev.checkpointdoctor.api.ingest.DetectorWorker;
+import dev.checkpointdoctor.api.metrics.ServiceMetrics;
+import dev.checkpointdoctor.api.metrics.ServiceMetrics.DropReason;
+import dev.checkpointdoctor.detector.model.MetricNameFilter;
+import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Route;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** Builds the one router that serves remote-write, the API, health and metrics. */
+public final class HttpService {
+  private static final Logger logger = Logger.getLogger(HttpService.class.getName());
+  static final String OPENAPI_PATH = "/api/v1/openapi.yaml";
+
+  private HttpService() {}
+
+  public static Router router(Vertx vertx, Detector detector, DetectorWorker worker,
+      ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
+      BooleanSupplier ready) {
+    Router router = Router.router(vertx);
+    router.route().handler(ctx -> {
+      ctx.addHeadersEndHandler(v -> metrics.request(routeLabel(ctx),
+          ctx.response().getStatusCode()));
+      ctx.next();
+    });
+
+    router.post(RemoteWriteHandler.PATH)
+        .handler(BodyHandler.create(false).setBodyLimit(limits.maxCompressedBytes()))
+        .handler(new RemoteWriteHandler(metrics, worker, limits, filter));
+
+    ApiRoutes api = new ApiRoutes(vertx, detector);
+    router.get("/api/v1/jobs").handler(api::jobs);
+    router.get("/api/v1/jobs/:job").handler(api::job);
+    router.get("/api/v1/jobs/:job/baselines").handler(api::baselines);
+    router.get("/api/v1/anomalies").handler(api::anomalies);
+
+    byte[] openapi = resource("openapi.yaml");
+    router.get(OPENAPI_PATH).handler(ctx -> ctx.response()
+        .putHeader("Content-Type", "application/yaml").end(Buffer.buffer(openapi)));
+    router.get("/healthz").handler(ctx -> Responses.json(ctx, 200,
+        new JsonObject().put("status", "ok")));
+    router.get("/readyz").handler(ctx -> {
+      boolean ok = ready.getAsBoolean() && worker.alive();
+      Responses.json(ctx, ok ? 200 : 503, new JsonObject().put("status", ok ? "ready"
+          : "not ready"));
+    });
+    router.get("/metrics").handler(ctx -> vertx.executeBlocking(metrics::scrape, false)
+        .onSuccess(bytes -> ctx.response().putHeader("Content-Type", metrics.contentType())
+            .end(Buffer.buffer(bytes)))
+        .onFailure(ctx::fail));
+
+    router.route().last().handler(ctx -> Responses.error(ctx, 404,
+        "no route for " + ctx.request().method() + " " + ctx.request().path()));
+    router.route().failureHandler(ctx -> failure(ctx, metrics));
+    return router;
+  }
+
+  /** The paths of every route with a method, for the OpenAPI consistency test. */
+  public static List<String> documentedPaths(Router router) {
+    return router.getRoutes().stream().map(Route::getPath)
+        .filter(p -> p != null && p.startsWith("/")).distinct().toList();
+  }
+
+  private static void failure(RoutingContext ctx, ServiceMetrics metrics) {
+    int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
+    if (status == 413) {
+      metrics.rejected(DropReason.TOO_LARGE);
+      Responses.error(ctx, 413, "request body exceeds the limit (raise --max-body-bytes)");
+      return;
+    }
+    if (status >= 500) {
+      logger.log(Level.SEVERE, "request " + ctx.request().path() + " failed", ctx.failure());
+    }
+    Responses.error(ctx, status, ctx.failure() != null && ctx.failure().getMessage() != null
+        ? ctx.failure().getMessage() : "request failed with status " + status);
+  }
+
+  private static String routeLabel(RoutingContext ctx) {
+    Route r = ctx.currentRoute();
+    String path = r == null ? null : r.getPath();
+    return path == null ? "other" : path;
+  }
+
+  private static byte[] resource(String name) {
+    try (InputStream in = HttpService.class.getResourceAsStream("/" + name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + name);
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

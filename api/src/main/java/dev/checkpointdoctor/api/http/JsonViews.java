@@ -1,0 +1,91 @@
+package dev.checkpointdoctor.api.http;
+
+import dev.checkpointdoctor.detector.model.Anomaly;
+import dev.checkpointdoctor.detector.model.BaselineSummary;
+import dev.checkpointdoctor.detector.model.CauseHypothesis;
+import dev.checkpointdoctor.detector.model.JobSummary;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+
+/** Record to JSON, explicitly, so the wire shape is visible in one place and matches OpenAPI. */
+final class JsonViews {
+  private JsonViews() {}
+
+  /** RFC 3339 UTC, or null when the time is unknown. */
+  static String time(long epochMs) {
+    return epochMs == Long.MIN_VALUE || epochMs < 0 ? null : Instant.ofEpochMilli(epochMs)
+        .toString();
+  }
+
+  /** JSON has no NaN or infinity; an unknown number is null. */
+  static Double number(double d) {
+    return Double.isFinite(d) ? d : null;
+  }
+
+  static JsonObject job(JobSummary j) {
+    return new JsonObject()
+        .put("job", j.job())
+        .put("status", j.status())
+        .put("signals", new JsonArray(j.signals()))
+        .put("openAnomalies", j.openAnomalies())
+        .put("lastSeen", time(j.lastSeenMs()));
+  }
+
+  static JsonObject baseline(BaselineSummary b) {
+    JsonObject o = new JsonObject()
+        .put("signal", b.signal().id())
+        .put("scope", b.scope())
+        .put("unit", b.signal().unit())
+        .put("state", b.state())
+        .put("expected", number(b.expected()))
+        .put("lower", number(b.lower()))
+        .put("upper", number(b.upper()))
+        .put("observations", b.observations())
+        .put("lastObserved", number(b.lastObserved()))
+        .put("lastSeen", time(b.lastTimestampMs()));
+    if (b.join() != null) {
+      o.put("join", b.join());
+    }
+    return o;
+  }
+
+  static JsonObject anomaly(Anomaly a) {
+    JsonArray causes = new JsonArray();
+    for (CauseHypothesis c : a.causes()) {
+      causes.add(cause(c));
+    }
+    return new JsonObject()
+        .put("id", Long.toString(a.id()))
+        .put("job", a.job())
+        .put("signal", a.signal().id())
+        .put("scope", a.scope())
+        .put("state", a.state())
+        .put("startedAt", time(a.startedAtMs()))
+        .put("endedAt", a.open() ? null : time(a.endedAtMs()))
+        .put("observed", number(a.observed()))
+        .put("expected", number(a.expected()))
+        .put("lower", number(a.lower()))
+        .put("upper", number(a.upper()))
+        .put("score", number(a.score()))
+        .put("causes", causes);
+  }
+
+  static JsonObject cause(CauseHypothesis c) {
+    JsonArray evidence = new JsonArray();
+    for (CauseHypothesis.Evidence e : c.evidence()) {
+      evidence.add(new JsonObject()
+          .put("signal", e.signal())
+          .put("scope", e.scope())
+          .put("observed", number(e.observed()))
+          .put("expected", number(e.expected()))
+          .put("sentence", e.sentence()));
+    }
+    return new JsonObject()
+        .put("cause", c.cause())
+        .put("confidence", c.confidence())
+        .put("evidence", evidence)
+        .put("remedy", c.remedy())
+        .put("docs", c.docsUrl());
+  }
+}

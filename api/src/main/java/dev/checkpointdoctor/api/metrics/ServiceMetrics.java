@@ -1,0 +1,158 @@
+package dev.checkpointdoctor.api.metrics;
+
+import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.DetectorStats;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.function.LongSupplier;
+
+/**
+ * The service's own metrics, exposed at {@code /metrics}. Every sample the service does not turn
+ * into a signal is counted here with the reason, so nothing is dropped silently.
+ */
+public final class ServiceMetrics {
+  public static final String PREFIX = "checkpoint_doctor_";
+
+  /** Why samples or whole requests did not make it to the detector. */
+  public enum DropReason {
+    /** The catalog has no use for the series (dropped before any label map was built). */
+    UNUSED_METRIC,
+    /** Older than the newest sample of the same series. */
+    OUT_OF_ORDER,
+    /** Same timestamp as the newest sample of the same series. */
+    DUPLICATE,
+    /** The request was malformed (400); its samples were not counted individually. */
+    MALFORMED,
+    /** The request was over a size limit (413). */
+    TOO_LARGE,
+    /** Wrong Content-Encoding or Content-Type (415). */
+    UNSUPPORTED_MEDIA_TYPE,
+    /** The detector queue was full (503, Prometheus retries). */
+    OVERLOADED;
+
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+  private final Counter requests;
+  private final Counter samplesReceived;
+  private final Counter samplesAccepted;
+  private final Counter samplesDropped;
+  private final Counter requestsRejected;
+  private final Counter metadataReceived;
+  private final Histogram decodeSeconds;
+
+  public ServiceMetrics() {
+    requests = Counter.builder().name(PREFIX + "http_requests")
+        .help("HTTP requests served, by route and status code.")
+        .labelNames("route", "code").register(registry);
+    samplesReceived = Counter.builder().name(PREFIX + "samples_received")
+        .help("Samples in remote-write requests that decoded.").register(registry);
+    samplesAccepted = Counter.builder().name(PREFIX + "samples_accepted")
+        .help("Samples handed to the detector (answered 204).").register(registry);
+    samplesDropped = Counter.builder().name(PREFIX + "samples_dropped")
+        .help("Samples not used, by reason.").labelNames("reason").register(registry);
+    requestsRejected = Counter.builder().name(PREFIX + "write_requests_rejected")
+        .help("Remote-write requests rejected whole, by reason.").labelNames("reason")
+        .register(registry);
+    metadataReceived = Counter.builder().name(PREFIX + "metadata_received")
+        .help("Metric metadata entries received (accepted, not used).").register(registry);
+    decodeSeconds = Histogram.builder().name(PREFIX + "decode_seconds")
+        .help("Time to decompress, decode and validate one remote-write request.")
+        .classicUpperBounds(0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05)
+        .register(registry);
+    for (DropReason r : DropReason.values()) {
+      samplesDropped.labelValues(r.label());
+      requestsRejected.labelValues(r.label());
+    }
+    JvmMetrics.builder().register(registry);
+  }
+
+  /** Registers the detector's own counters and gauges; called once at wiring. */
+  public void bindDetector(Detector detector, LongSupplier queuedSamples) {
+    DetectorStats stats = detector.stats();
+    CounterWithCallback.builder().name(PREFIX + "samples_processed")
+        .help("Samples that reached signal extraction.")
+        .callback(cb -> cb.call(stats.processed())).register(registry);
+    CounterWithCallback.builder().name(PREFIX + "detector_samples_dropped")
+        .help("Samples the detector dropped, by reason (per-series event-time order).")
+        .labelNames("reason")
+        .callback(cb -> {
+          cb.call(stats.outOfOrder(), DropReason.OUT_OF_ORDER.label());
+          cb.call(stats.duplicate(), DropReason.DUPLICATE.label());
+          cb.call(stats.unusedMetric(), DropReason.UNUSED_METRIC.label());
+        }).register(registry);
+    CounterWithCallback.builder().name(PREFIX + "stale_markers")
+        .help("Prometheus stale markers received; each ends a series.")
+        .callback(cb -> cb.call(stats.staleMarkers())).register(registry);
+    CounterWithCallback.builder().name(PREFIX + "observations")
+        .help("Signal observations derived from samples.")
+        .callback(cb -> cb.call(stats.observations())).register(registry);
+    GaugeWithCallback.builder().name(PREFIX + "tracked_series")
+        .help("Series the detector keeps state for.")
+        .callback(cb -> cb.call(detector.trackedSeries())).register(registry);
+    GaugeWithCallback.builder().name(PREFIX + "baselines")
+        .help("Baselines, one per job, signal and scope.")
+        .callback(cb -> cb.call(detector.baselineCount())).register(registry);
+    GaugeWithCallback.builder().name(PREFIX + "open_anomalies")
+        .help("Anomalies currently open.")
+        .callback(cb -> cb.call(detector.openAnomalyCount())).register(registry);
+    GaugeWithCallback.builder().name(PREFIX + "jobs")
+        .help("Flink jobs known (by job_name).")
+        .callback(cb -> cb.call(detector.jobs().size())).register(registry);
+    GaugeWithCallback.builder().name(PREFIX + "queued_samples")
+        .help("Samples accepted but not yet processed by the detector.")
+        .callback(cb -> cb.call(queuedSamples.getAsLong())).register(registry);
+  }
+
+  public void request(String route, int code) {
+    requests.labelValues(route, Integer.toString(code)).inc();
+  }
+
+  public void received(long samples, long metadata) {
+    samplesReceived.inc(samples);
+    metadataReceived.inc(metadata);
+  }
+
+  public void accepted(long samples) {
+    samplesAccepted.inc(samples);
+  }
+
+  public void dropped(DropReason reason, long samples) {
+    if (samples > 0) {
+      samplesDropped.labelValues(reason.label()).inc(samples);
+    }
+  }
+
+  public void rejected(DropReason reason) {
+    requestsRejected.labelValues(reason.label()).inc();
+  }
+
+  public void decodeTook(long nanos) {
+    decodeSeconds.observe(nanos / 1e9);
+  }
+
+  public String contentType() {
+    return writer.getContentType();
+  }
+
+  public byte[] scrape() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(16384);
+    try {
+      writer.write(out, registry.scrape());
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return out.toByteArray();
+  }
+}

@@ -1,0 +1,90 @@
+package dev.checkpointdoctor.api.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ServiceSettingsTest {
+
+  @Test
+  void defaultsNeedNoExternalServer() throws Exception {
+    ServiceSettings s = ServiceSettings.parse(List.of(), Map.of());
+    assertThat(s.port()).isEqualTo(9877);
+    assertThat(s.dataDir()).isEqualTo(Path.of("./data"));
+    assertThat(s.snapshotInterval()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(s.detector().minObservations()).isEqualTo(20);
+  }
+
+  @Test
+  void flagsOverrideEnvironmentWhichOverridesDefaults() throws Exception {
+    Map<String, String> env = Map.of("CPD_PORT", "1234", "CPD_DATA_DIR", "/tmp/x",
+        "CPD_HOST_ALIASES", "tm1=node-a, tm2=node-b");
+    ServiceSettings s = ServiceSettings.parse(List.of("--port", "4321", "--min-observations=5"),
+        env);
+    assertThat(s.port()).isEqualTo(4321);
+    assertThat(s.dataDir()).isEqualTo(Path.of("/tmp/x"));
+    assertThat(s.detector().minObservations()).isEqualTo(5);
+    assertThat(s.detector().hostAliases()).containsEntry("tm1", "node-a")
+        .containsEntry("tm2", "node-b");
+  }
+
+  @Test
+  void unknownFlagFailsWithItsName() {
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--prot", "1"), Map.of()))
+        .isInstanceOf(SettingsException.class)
+        .hasMessageContaining("unknown option --prot");
+  }
+
+  @Test
+  void badValuesFailWithTheFlagAndTheValue() {
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--port", "http"), Map.of()))
+        .hasMessageContaining("--port must be a whole number, got \"http\"");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--port", "70000"), Map.of()))
+        .hasMessageContaining("--port must be between 0 and 65535");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--snapshot-interval", "5 minutes"),
+        Map.of())).hasMessageContaining("--snapshot-interval must be a positive duration");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--host-alias", "nodeonly"),
+        Map.of())).hasMessageContaining("--host-alias expects FLINK_HOST=NODE");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--port"), Map.of()))
+        .hasMessageContaining("--port needs a value");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--port", "1", "--port", "2"),
+        Map.of())).hasMessageContaining("--port given more than once");
+    assertThatThrownBy(() -> ServiceSettings.parse(
+        List.of("--window", "10", "--min-observations", "20"), Map.of()))
+        .hasMessageContaining("--window (10) must be at least --min-observations (20)");
+  }
+
+  @Test
+  void repeatableFlagCollectsEveryValue() throws Exception {
+    ServiceSettings s = ServiceSettings.parse(
+        List.of("--host-alias", "a=x", "--host-alias", "b=y"), Map.of());
+    assertThat(s.detector().hostAliases()).isEqualTo(Map.of("a", "x", "b", "y"));
+  }
+
+  @Test
+  void durationsInPrometheusStyle() throws Exception {
+    assertThat(ServiceSettings.parseDuration("--x", "250ms")).isEqualTo(Duration.ofMillis(250));
+    assertThat(ServiceSettings.parseDuration("--x", "10m")).isEqualTo(Duration.ofMinutes(10));
+    assertThat(ServiceSettings.parseDuration("--x", "3d")).isEqualTo(Duration.ofDays(3));
+    assertThatThrownBy(() -> ServiceSettings.parseDuration("--x", "0s"))
+        .isInstanceOf(SettingsException.class);
+  }
+
+  @Test
+  void helpListsEveryOptionWithItsEnvironmentVariable() {
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--help"), Map.of()))
+        .isInstanceOf(ServiceSettings.HelpRequested.class);
+    String help = ServiceSettings.help();
+    for (Option o : ServiceSettings.OPTIONS) {
+      assertThat(help).contains(o.flag());
+      if (o.env() != null) {
+        assertThat(help).contains(o.env());
+      }
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package dev.checkpointdoctor.api.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.checkpointdoctor.api.app.CheckpointDoctor;
+import dev.checkpointdoctor.api.it.Await;
+import dev.checkpointdoctor.api.it.Bodies;
+import dev.checkpointdoctor.api.it.Http;
+import dev.checkpointdoctor.api.it.TestService;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The JSON shapes the README and the OpenAPI document promise, and the errors. */
+class ApiContractTest {
+
+  @Test
+  void openApiDocumentListsExactlyTheServedRoutes(@TempDir Path dir) throws Exception {
+    try (CheckpointDoctor s = TestService.start(dir)) {
+      HttpResponse<String> r = Http.get(TestService.url(s, "/api/v1/openapi.yaml"));
+      assertThat(r.statusCode()).isEqualTo(200);
+      List<String> documented = new ArrayList<>();
+      Matcher m = Pattern.compile("(?m)^  (/[^:]*):$").matcher(r.body());
+      while (m.find()) {
+        documented.add(m.group(1).replaceAll("\\{([^}]+)}", ":$1"));
+      }
+      assertThat(documented).containsExactlyInAnyOrderElementsOf(
+          List.of("/api/v1/write", "/api/v1/jobs", "/api/v1/jobs/:job",
+              "/api/v1/jobs/:job/baselines", "/api/v1/anomalies", "/api/v1/openapi.yaml",
+              "/healthz", "/readyz", "/metrics"));
+      assertThat(Files.readString(Path.of("src/main/resources/openapi.yaml")))
+          .isEqualTo(r.body());
+    }
+  }
+
+  @Test
+  void shapesOfJobsBaselinesAndAnomalies(@TempDir Path dir) throws Exception {
+    long t0 = 1_796_000_000_000L;
+    try (CheckpointDoctor s = TestService.start(dir, "--min-observations", "5")) {
+      String write = TestService.url(s, "/api/v1/write");
+      for (int i = 0; i < 12; i++) {
+        double d = i < 8 ? 1000 : 5000;
+        Http.post(write, Bodies.checkpointScrape("job_b", t0 + i * 60_000L, i + 1, d),
+            Http.remoteWriteHeaders());
+      }
+      JsonObject jobs = Await.until("job_b anomalous", Duration.ofSeconds(10), () -> {
+        JsonObject j = new JsonObject(Http.get(TestService.url(s, "/api/v1/jobs")).body());
+        return j.getJsonArray("jobs").getJsonObject(0).getString("status").equals("anomalous")
+            ? j : null;
+      });
+      JsonObject job = jobs.getJsonArray("jobs").getJsonObject(0);
+      assertThat(job.fieldNames()).containsExactlyInAnyOrder("job", "status", "signals",
+          "openAnomalies", "lastSeen");
+      assertThat(job.getString("lastSeen")).isEqualTo("2026-11-30T01:04:20Z");
+      assertThat(job.getInteger("openAnomalies")).isEqualTo(1);
+
+      JsonObject detail = new JsonObject(Http.get(TestService.url(s, "/api/v1/jobs/job_b"))
+          .body());
+      assertThat(detail.containsKey("diagnosis")).isTrue();
+      assertThat(detail.getJsonArray("baselines")).isNotEmpty();
+
+      JsonArray anomalies = new JsonObject(Http.get(TestService.url(s,
+          "/api/v1/anomalies?job=job_b&state=open")).body()).getJsonArray("anomalies");
+      assertThat(anomalies).hasSize(1);
+      JsonObject a = anomalies.getJsonObject(0);
+      assertThat(a.getString("signal")).isEqualTo("checkpoint_duration");
+      assertThat(a.getString("scope")).isEqualTo("job");
+      assertThat(a.getString("state")).isEqualTo("open");
+      // Shift starts at the 9th scrape (i = 8): t0 + 8 min.
+      assertThat(a.getString("startedAt")).isEqualTo("2026-11-30T01:01:20Z");
+      assertThat(a.getValue("endedAt")).isNull();
+      assertThat(a.getDouble("observed")).isEqualTo(5000.0);
+      assertThat(a.getDouble("upper")).isLessThan(5000.0);
+      assertThat(a.getJsonArray("causes")).isNotNull();
+
+      assertThat(new JsonObject(Http.get(TestService.url(s,
+          "/api/v1/anomalies?state=resolved")).body()).getJsonArray("anomalies")).isEmpty();
+    }
+  }
+
+  @Test
+  void errorsAreJsonWithAMessage(@TempDir Path dir) throws Exception {
+    try (CheckpointDoctor s = TestService.start(dir)) {
+      HttpResponse<String> unknownJob = Http.get(TestService.url(s, "/api/v1/jobs/nope"));
+      assertThat(unknownJob.statusCode()).isEqualTo(404);
+      assertThat(new JsonObject(unknownJob.body()).getString("error")).contains("nope");
+      HttpResponse<String> badState = Http.get(TestService.url(s,
+          "/api/v1/anomalies?state=closed"));
+      assertThat(badState.statusCode()).isEqualTo(400);
+      assertThat(badState.body()).contains("state must be open or resolved");
+      HttpResponse<String> badSince = Http.get(TestService.url(s,
+          "/api/v1/anomalies?since=yesterday"));
+      assertThat(badSince.statusCode()).isEqualTo(400);
+      assertThat(Http.get(TestService.url(s, "/nowhere")).statusCode()).isEqualTo(404);
+      assertThat(Http.get(TestService.url(s, "/healthz")).statusCode()).isEqualTo(200);
+      assertThat(Http.get(TestService.url(s, "/readyz")).statusCode()).isEqualTo(200);
+    }
+  }
+}

@@ -1,0 +1,183 @@
+package dev.checkpointdoctor.detector.pipeline;
+
+import dev.checkpointdoctor.detector.baseline.SignalTracker;
+import dev.checkpointdoctor.detector.catalog.MetricRule;
+import dev.checkpointdoctor.detector.catalog.SignalCatalog;
+import dev.checkpointdoctor.detector.extract.SignalExtractor;
+import dev.checkpointdoctor.detector.model.Anomaly;
+import dev.checkpointdoctor.detector.model.BaselineSummary;
+import dev.checkpointdoctor.detector.model.DetectorSettings;
+import dev.checkpointdoctor.detector.model.JobSummary;
+import dev.checkpointdoctor.detector.model.Labels;
+import dev.checkpointdoctor.detector.model.Observation;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The pipeline in one place: samples (in event time) → signal extraction → per (job, signal,
+ * scope) baseline and anomaly state. Callers hand in whole decoded requests; reads take the same
+ * lock, so the API sees a consistent state between two requests.
+ *
+ * <p>Time is the samples' own: nothing here reads a clock, so a recorded history replays exactly.
+ */
+public final class Detector {
+  /** Bits of the NaN Prometheus uses to mark a series as ended. */
+  public static final long STALE_NAN_BITS = 0x7ff0000000000002L;
+
+  private final SignalCatalog catalog;
+  private final DetectorSettings settings;
+  private final SignalExtractor extractor;
+  private final DetectorStats stats = new DetectorStats();
+  private final Map<Labels, SeriesCursor> series = new HashMap<>();
+  private final SignalBook book;
+  private long eventTimeMs = Long.MIN_VALUE;
+
+  public Detector(SignalCatalog catalog, DetectorSettings settings) {
+    this.catalog = catalog;
+    this.settings = settings;
+    this.extractor = new SignalExtractor(catalog, settings);
+    this.book = new SignalBook(settings);
+  }
+
+  /** Restores baselines and anomalies from a snapshot taken by {@link #snapshot()}. */
+  public Detector(SignalCatalog catalog, DetectorSettings settings, DetectorState restored) {
+    this(catalog, settings);
+    book.restore(restored);
+    eventTimeMs = restored.eventTimeMs();
+  }
+
+  public DetectorSettings settings() {
+    return settings;
+  }
+
+  public DetectorStats stats() {
+    return stats;
+  }
+
+  /**
+   * Processes the samples of one series, oldest first. Samples not newer than the newest already
+   * seen for the series are dropped and counted; a stale marker ends the series.
+   */
+  public synchronized void accept(Labels labels, long[] timestamps, double[] values) {
+    SeriesCursor cursor = series.get(labels);
+    if (cursor == null) {
+      MetricRule rule = catalog.ruleFor(labels.metricName());
+      if (rule == null) {
+        stats.unusedMetric.addAndGet(timestamps.length);
+        return;
+      }
+      cursor = new SeriesCursor(rule);
+      series.put(labels, cursor);
+    }
+    for (int i = 0; i < timestamps.length; i++) {
+      long ts = timestamps[i];
+      if (ts < cursor.lastTimestampMs) {
+        stats.outOfOrder.incrementAndGet();
+        continue;
+      }
+      if (ts == cursor.lastTimestampMs) {
+        stats.duplicate.incrementAndGet();
+        continue;
+      }
+      cursor.lastTimestampMs = ts;
+      eventTimeMs = Math.max(eventTimeMs, ts);
+      if (Double.doubleToRawLongBits(values[i]) == STALE_NAN_BITS) {
+        stats.staleMarkers.incrementAndGet();
+        extractor.onSeriesEnd(cursor.rule, labels, ts, this::observe);
+        continue;
+      }
+      stats.processed.incrementAndGet();
+      extractor.onSample(cursor.rule, labels, ts, values[i], this::observe);
+    }
+  }
+
+  /** Marks the end of one request: signals waiting for the rest of their scrape are finalised. */
+  public synchronized void endBatch() {
+    if (eventTimeMs != Long.MIN_VALUE) {
+      extractor.flush(eventTimeMs, this::observe);
+    }
+  }
+
+  private void observe(Observation o) {
+    stats.observations.incrementAndGet();
+    book.observe(o);
+  }
+
+  /** Event time: the newest sample timestamp seen, or {@code Long.MIN_VALUE} before any. */
+  public synchronized long eventTimeMs() {
+    return eventTimeMs;
+  }
+
+  public synchronized int trackedSeries() {
+    return series.size();
+  }
+
+  public synchronized int baselineCount() {
+    return book.size();
+  }
+
+  public synchronized int openAnomalyCount() {
+    return book.openAnomalyCount();
+  }
+
+  public synchronized List<JobSummary> jobs() {
+    return book.jobs();
+  }
+
+  public synchronized Optional<JobSummary> job(String job) {
+    return book.jobs().stream().filter(j -> j.job().equals(job)).findFirst();
+  }
+
+  public synchronized List<BaselineSummary> baselines(String job) {
+    return book.baselines(job);
+  }
+
+  /**
+   * Anomalies, newest first.
+   *
+   * @param job only this job, or null for all
+   * @param open only open (true), only resolved (false), or both (null)
+   * @param sinceMs only those active at or after this event time
+   */
+  public synchronized List<Anomaly> anomalies(String job, Boolean open, long sinceMs) {
+    List<Anomaly> out = new ArrayList<>();
+    for (Anomaly a : book.anomalies()) {
+      if (job != null && !job.equals(a.job())) {
+        continue;
+      }
+      if (open != null && a.open() != open) {
+        continue;
+      }
+      if (!a.open() && a.endedAtMs() < sinceMs) {
+        continue;
+      }
+      out.add(a);
+    }
+    out.sort(Comparator.comparingLong(Anomaly::startedAtMs).reversed()
+        .thenComparing(Comparator.comparingLong(Anomaly::id).reversed()));
+    return out;
+  }
+
+  /** A consistent copy of everything worth keeping across a restart. */
+  public synchronized DetectorState snapshot() {
+    return book.snapshot(eventTimeMs);
+  }
+
+  /** Per-series cursor: which rule applies and the newest timestamp seen. */
+  private static final class SeriesCursor {
+    final MetricRule rule;
+    long lastTimestampMs = Long.MIN_VALUE;
+
+    SeriesCursor(MetricRule rule) {
+      this.rule = rule;
+    }
+  }
+
+  static SignalTracker newTracker(Observation o, DetectorSettings settings) {
+    return new SignalTracker(o.signal(), settings);
+  }
+}

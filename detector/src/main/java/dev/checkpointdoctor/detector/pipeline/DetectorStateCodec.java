@@ -1,0 +1,186 @@
+package dev.checkpointdoctor.detector.pipeline;
+
+import dev.checkpointdoctor.detector.model.Anomaly;
+import dev.checkpointdoctor.detector.model.Signal;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+
+/**
+ * Binary form of {@link DetectorState}: magic, version, body, CRC-32 of the body. A torn or
+ * tampered file fails the checksum instead of restoring half a state.
+ */
+public final class DetectorStateCodec {
+  private static final int MAGIC = 0x43504453; // "CPDS"
+  private static final int VERSION = 1;
+  private static final int MAX_STRING = 1 << 16;
+
+  private DetectorStateCodec() {}
+
+  public static byte[] encode(DetectorState state) {
+    try {
+      ByteArrayOutputStream body = new ByteArrayOutputStream(4096);
+      DataOutputStream out = new DataOutputStream(body);
+      out.writeLong(state.eventTimeMs());
+      out.writeLong(state.nextAnomalyId());
+      out.writeInt(state.trackers().size());
+      for (DetectorState.TrackerState t : state.trackers()) {
+        out.writeUTF(t.job());
+        out.writeUTF(t.signal().id());
+        out.writeUTF(t.scope());
+        writeNullable(out, t.join());
+        out.writeInt(t.tracker().length);
+        out.write(t.tracker());
+        out.writeBoolean(t.openAnomaly() != null);
+        if (t.openAnomaly() != null) {
+          writeAnomaly(out, t.openAnomaly());
+        }
+      }
+      out.writeInt(state.resolved().size());
+      for (Anomaly a : state.resolved()) {
+        writeAnomaly(out, a);
+      }
+      out.writeInt(state.lastSeenMs().size());
+      for (Map.Entry<String, Long> e : state.lastSeenMs().entrySet()) {
+        out.writeUTF(e.getKey());
+        out.writeLong(e.getValue());
+      }
+      out.flush();
+      byte[] bodyBytes = body.toByteArray();
+      CRC32 crc = new CRC32();
+      crc.update(bodyBytes);
+      ByteArrayOutputStream file = new ByteArrayOutputStream(bodyBytes.length + 20);
+      DataOutputStream f = new DataOutputStream(file);
+      f.writeInt(MAGIC);
+      f.writeInt(VERSION);
+      f.writeInt(bodyBytes.length);
+      f.write(bodyBytes);
+      f.writeLong(crc.getValue());
+      f.flush();
+      return file.toByteArray();
+    } catch (IOException e) {
+      throw new IllegalStateException("in-memory write failed", e);
+    }
+  }
+
+  /** Decodes a snapshot, or explains in the exception why it cannot be trusted. */
+  public static DetectorState decode(byte[] bytes) throws IOException {
+    try {
+      DataInputStream f = new DataInputStream(new ByteArrayInputStream(bytes));
+      if (f.readInt() != MAGIC) {
+        throw new IOException("not a Checkpoint Doctor snapshot (bad magic)");
+      }
+      int version = f.readInt();
+      if (version != VERSION) {
+        throw new IOException("unsupported snapshot version " + version);
+      }
+      int length = f.readInt();
+      if (length < 0 || length > bytes.length - 20) {
+        throw new IOException("snapshot body length " + length + " does not fit the file");
+      }
+      byte[] body = new byte[length];
+      f.readFully(body);
+      CRC32 crc = new CRC32();
+      crc.update(body);
+      if (f.readLong() != crc.getValue()) {
+        throw new IOException("snapshot checksum mismatch");
+      }
+      return decodeBody(new DataInputStream(new ByteArrayInputStream(body)));
+    } catch (EOFException e) {
+      throw new IOException("snapshot is truncated", e);
+    }
+  }
+
+  private static DetectorState decodeBody(DataInputStream in) throws IOException {
+    long eventTime = in.readLong();
+    long nextId = in.readLong();
+    int n = count(in.readInt(), "trackers");
+    List<DetectorState.TrackerState> trackers = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      String job = in.readUTF();
+      Signal signal = signal(in.readUTF());
+      String scope = in.readUTF();
+      String join = readNullable(in);
+      int len = in.readInt();
+      if (len < 0 || len > 1 << 24) {
+        throw new IOException("tracker blob length " + len);
+      }
+      byte[] blob = new byte[len];
+      in.readFully(blob);
+      Anomaly open = in.readBoolean() ? readAnomaly(in) : null;
+      trackers.add(new DetectorState.TrackerState(job, signal, scope, join, blob, open));
+    }
+    int r = count(in.readInt(), "resolved anomalies");
+    List<Anomaly> resolved = new ArrayList<>(r);
+    for (int i = 0; i < r; i++) {
+      resolved.add(readAnomaly(in));
+    }
+    int j = count(in.readInt(), "jobs");
+    Map<String, Long> lastSeen = new HashMap<>();
+    for (int i = 0; i < j; i++) {
+      lastSeen.put(in.readUTF(), in.readLong());
+    }
+    return new DetectorState(eventTime, nextId, trackers, resolved, lastSeen);
+  }
+
+  private static void writeAnomaly(DataOutputStream out, Anomaly a) throws IOException {
+    out.writeLong(a.id());
+    out.writeUTF(a.job());
+    out.writeUTF(a.signal().id());
+    out.writeUTF(a.scope());
+    out.writeBoolean(a.open());
+    out.writeLong(a.startedAtMs());
+    out.writeLong(a.endedAtMs());
+    out.writeDouble(a.observed());
+    out.writeDouble(a.expected());
+    out.writeDouble(a.lower());
+    out.writeDouble(a.upper());
+    out.writeDouble(a.score());
+  }
+
+  private static Anomaly readAnomaly(DataInputStream in) throws IOException {
+    long id = in.readLong();
+    String job = in.readUTF();
+    Signal signal = signal(in.readUTF());
+    String scope = in.readUTF();
+    boolean open = in.readBoolean();
+    long started = in.readLong();
+    long ended = in.readLong();
+    try {
+      return new Anomaly(id, job, signal, scope, open, started, ended, in.readDouble(),
+          in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble(), List.of());
+    } catch (IllegalArgumentException e) {
+      throw new IOException("invalid anomaly " + id + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Signal signal(String id) throws IOException {
+    return Signal.byId(id).orElseThrow(() -> new IOException("unknown signal " + id));
+  }
+
+  private static int count(int n, String what) throws IOException {
+    if (n < 0 || n > 10_000_000) {
+      throw new IOException("implausible number of " + what + ": " + n);
+    }
+    return n;
+  }
+
+  private static void writeNullable(DataOutputStream out, String s) throws IOException {
+    out.writeBoolean(s != null);
+    if (s != null) {
+      out.writeUTF(s.length() > MAX_STRING / 4 ? s.substring(0, MAX_STRING / 4) : s);
+    }
+  }
+
+  private static String readNullable(DataInputStream in) throws IOException {
+    return in.readBoolean() ? in.readUTF() : null;
+  }
+}

@@ -1,0 +1,228 @@
+package dev.checkpointdoctor.detector.pipeline;
+
+import dev.checkpointdoctor.detector.baseline.BaselineView;
+import dev.checkpointdoctor.detector.baseline.SignalTracker;
+import dev.checkpointdoctor.detector.model.Anomaly;
+import dev.checkpointdoctor.detector.model.BaselineSummary;
+import dev.checkpointdoctor.detector.model.DetectorSettings;
+import dev.checkpointdoctor.detector.model.JobSummary;
+import dev.checkpointdoctor.detector.model.Observation;
+import dev.checkpointdoctor.detector.model.Signal;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Every (job, signal, scope) the detector has seen: its tracker, its open anomaly, and the
+ * recently resolved anomalies. Not thread-safe; {@link Detector} guards it.
+ */
+final class SignalBook {
+  /** Resolved anomalies kept for the API; older ones are forgotten first. */
+  static final int RESOLVED_KEPT = 1000;
+
+  private final DetectorSettings settings;
+  private final Map<String, Job> jobs = new TreeMap<>();
+  private final Deque<Anomaly> resolved = new ArrayDeque<>();
+  private long nextAnomalyId = 1;
+
+  SignalBook(DetectorSettings settings) {
+    this.settings = settings;
+  }
+
+  void observe(Observation o) {
+    Job job = jobs.computeIfAbsent(o.job(), Job::new);
+    job.lastSeenMs = Math.max(job.lastSeenMs, o.timestampMs());
+    Key key = new Key(o.signal(), o.scope());
+    Entry entry = job.entries.computeIfAbsent(key,
+        k -> new Entry(new SignalTracker(o.signal(), settings)));
+    if (o.join() != null) {
+      entry.join = o.join();
+    }
+    SignalTracker.Step step = entry.tracker.observe(o.timestampMs(), o.value());
+    switch (step.transition()) {
+      case OPENED -> entry.open = new Anomaly(nextAnomalyId++, o.job(), o.signal(), o.scope(),
+          true, step.runStartMs(), -1, step.observed(), step.expected(), step.lower(),
+          step.upper(), step.score(), List.of());
+      case RESOLVED -> {
+        if (entry.open != null) {
+          remember(entry.open.resolvedAt(step.timestampMs()));
+          entry.open = null;
+        }
+      }
+      case NONE -> {
+        if (entry.open != null && step.outside()) {
+          entry.open = entry.open.withLatest(step.observed(), step.expected(), step.lower(),
+              step.upper(), step.score());
+        }
+      }
+    }
+  }
+
+  private void remember(Anomaly a) {
+    resolved.addFirst(a);
+    while (resolved.size() > RESOLVED_KEPT) {
+      resolved.removeLast();
+    }
+  }
+
+  int size() {
+    int n = 0;
+    for (Job j : jobs.values()) {
+      n += j.entries.size();
+    }
+    return n;
+  }
+
+  int openAnomalyCount() {
+    int n = 0;
+    for (Job j : jobs.values()) {
+      n += j.openCount();
+    }
+    return n;
+  }
+
+  List<JobSummary> jobs() {
+    List<JobSummary> out = new ArrayList<>();
+    for (Job j : jobs.values()) {
+      TreeSet<String> signals = new TreeSet<>();
+      boolean anyReady = false;
+      for (Map.Entry<Key, Entry> e : j.entries.entrySet()) {
+        signals.add(e.getKey().signal.id());
+        anyReady |= "ready".equals(e.getValue().tracker.view().state());
+      }
+      int open = j.openCount();
+      String status = open > 0 ? "anomalous" : anyReady ? "ok" : "learning";
+      out.add(new JobSummary(j.name, status, List.copyOf(signals), open, j.lastSeenMs));
+    }
+    return out;
+  }
+
+  List<BaselineSummary> baselines(String jobName) {
+    Job j = jobs.get(jobName);
+    if (j == null) {
+      return List.of();
+    }
+    List<BaselineSummary> out = new ArrayList<>();
+    j.entries.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(e -> {
+          BaselineView v = e.getValue().tracker.view();
+          out.add(new BaselineSummary(j.name, e.getKey().signal, e.getKey().scope, v.state(),
+              v.expected(), v.lower(), v.upper(), v.observations(), v.lastTimestampMs(),
+              v.lastObserved(), e.getValue().join));
+        });
+    return out;
+  }
+
+  List<Anomaly> anomalies() {
+    List<Anomaly> out = new ArrayList<>(resolved);
+    for (Job j : jobs.values()) {
+      for (Entry e : j.entries.values()) {
+        if (e.open != null) {
+          out.add(e.open);
+        }
+      }
+    }
+    return out;
+  }
+
+  DetectorState snapshot(long eventTimeMs) {
+    List<DetectorState.TrackerState> trackers = new ArrayList<>();
+    Map<String, Long> lastSeen = new HashMap<>();
+    for (Job j : jobs.values()) {
+      lastSeen.put(j.name, j.lastSeenMs);
+      for (Map.Entry<Key, Entry> e : j.entries.entrySet()) {
+        Entry entry = e.getValue();
+        trackers.add(new DetectorState.TrackerState(j.name, e.getKey().signal, e.getKey().scope,
+            entry.join, serialize(entry.tracker), entry.open));
+      }
+    }
+    return new DetectorState(eventTimeMs, nextAnomalyId, trackers, List.copyOf(resolved),
+        lastSeen);
+  }
+
+  void restore(DetectorState state) {
+    nextAnomalyId = state.nextAnomalyId();
+    for (DetectorState.TrackerState t : state.trackers()) {
+      Job job = jobs.computeIfAbsent(t.job(), Job::new);
+      Entry entry = new Entry(deserialize(t));
+      entry.join = t.join();
+      entry.open = t.openAnomaly();
+      job.entries.put(new Key(t.signal(), t.scope()), entry);
+    }
+    state.lastSeenMs().forEach((name, ts) -> jobs.computeIfAbsent(name, Job::new).lastSeenMs = ts);
+    for (int i = state.resolved().size() - 1; i >= 0; i--) {
+      remember(state.resolved().get(i));
+    }
+  }
+
+  private static byte[] serialize(SignalTracker tracker) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      tracker.writeTo(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  private SignalTracker deserialize(DetectorState.TrackerState t) {
+    try {
+      return SignalTracker.readFrom(
+          new DataInputStream(new ByteArrayInputStream(t.tracker())), t.signal(), settings);
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "baseline of " + t.job() + "/" + t.signal().id() + "/" + t.scope() + ": "
+              + e.getMessage(), e);
+    }
+  }
+
+  private record Key(Signal signal, String scope) implements Comparable<Key> {
+    @Override
+    public int compareTo(Key o) {
+      int c = signal.compareTo(o.signal);
+      return c != 0 ? c : scope.compareTo(o.scope);
+    }
+  }
+
+  private static final class Entry {
+    final SignalTracker tracker;
+    Anomaly open;
+    String join;
+
+    Entry(SignalTracker tracker) {
+      this.tracker = tracker;
+    }
+  }
+
+  private static final class Job {
+    final String name;
+    final Map<Key, Entry> entries = new HashMap<>();
+    long lastSeenMs = Long.MIN_VALUE;
+
+    Job(String name) {
+      this.name = name;
+    }
+
+    int openCount() {
+      int n = 0;
+      for (Entry e : entries.values()) {
+        if (e.open != null) {
+          n++;
+        }
+      }
+      return n;
+    }
+  }
+}
