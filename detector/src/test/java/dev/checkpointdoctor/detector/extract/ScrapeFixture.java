@@ -15,6 +15,9 @@ import java.util.TreeMap;
  * summary {@code quantile} lines.
  */
 public final class ScrapeFixture {
+  public static final String FLINK_120 = "/scrapes/flink-1.20.3-metrics-sample.txt";
+  public static final String FLINK_230 = "/scrapes/flink-2.3.0-metrics-sample.txt";
+
   public record Sample(Labels labels, double value) {
     public String name() {
       return labels.metricName();
