@@ -71,7 +71,7 @@ public final class SignalExtractor {
     this.failureWindowMs = settings.failureWindow().toMillis();
     settings.hostAliases().forEach(
         (flinkHost, node) -> aliasTargets.computeIfAbsent(node, k -> new ArrayList<>())
-            .add(flinkHost));
+            .add(sanitize(flinkHost)));
   }
 
   public SignalCatalog catalog() {
@@ -686,10 +686,10 @@ public final class SignalExtractor {
   /** Fills {@link #scratchJobs} with the jobs running on this node; returns the join or null. */
   private String joinNode(DiskState d) {
     scratchJobs.clear();
-    if (d.nodeLabel != null && collectJobsOnHost(d.nodeLabel)) {
+    if (d.nodeLabel != null && collectJobsOnHost(d.nodeLabelAsHost)) {
       return JOIN_HOST_LABEL;
     }
-    if (d.instanceHost != null && collectJobsOnHost(d.instanceHost)) {
+    if (d.instanceHost != null && collectJobsOnHost(d.instanceHostAsHost)) {
       return JOIN_INSTANCE_HOST;
     }
     if (collectAliased(d.nodeLabel) | collectAliased(d.instanceHost)) {
@@ -786,7 +786,7 @@ public final class SignalExtractor {
       return JOIN_POD_TM_ID;
     }
     String aliased = settings.hostAliases().get(c.pod);
-    boolean any = aliased != null && collectJobsOnHost(aliased);
+    boolean any = aliased != null && collectJobsOnHost(sanitize(aliased));
     any |= collectAliased(c.pod);
     return any ? JOIN_CONFIG : null;
   }
@@ -807,6 +807,23 @@ public final class SignalExtractor {
       return instance.substring(0, colon);
     }
     return instance; // no port, or a bare IPv6 address
+  }
+
+  /** Flink's label value filter: every character outside [a-zA-Z0-9:_] becomes '_'. */
+  static String sanitize(String s) {
+    StringBuilder b = null;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == ':' || c == '_';
+      if (!ok && b == null) {
+        b = new StringBuilder(s);
+      }
+      if (!ok) {
+        b.setCharAt(i, '_');
+      }
+    }
+    return b == null ? s : b.toString();
   }
 
   private static String nonEmpty(String s) {
@@ -920,8 +937,12 @@ public final class SignalExtractor {
   private static final class DiskState {
     final String key;
     final String scope;
+    /** Raw names, matched against hostAliases values. */
     final String nodeLabel;
     final String instanceHost;
+    /** Sanitized like Flink label values, matched against Flink's host label. */
+    final String nodeLabelAsHost;
+    final String instanceHostAsHost;
     int refs;
     long latTs = NONE;
     long latPrevTs = NONE;
@@ -934,6 +955,8 @@ public final class SignalExtractor {
       this.scope = "node:" + key;
       this.nodeLabel = nodeLabel;
       this.instanceHost = instanceHost;
+      this.nodeLabelAsHost = nodeLabel == null ? null : sanitize(nodeLabel);
+      this.instanceHostAsHost = instanceHost == null ? null : sanitize(instanceHost);
     }
   }
 
@@ -953,7 +976,7 @@ public final class SignalExtractor {
       this.key = key;
       this.scope = "container:" + key;
       this.pod = pod;
-      this.podAsTmId = pod.replace('-', '_');
+      this.podAsTmId = sanitize(pod);
     }
   }
 }
