@@ -129,6 +129,42 @@ class SignalCatalogTest {
   }
 
   @Test
+  void acceptsDoesNotAllocate() {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        mx instanceof com.sun.management.ThreadMXBean t && t.isThreadAllocatedMemorySupported());
+    com.sun.management.ThreadMXBean tmx = (com.sun.management.ThreadMXBean) mx;
+    List<byte[]> names = new java.util.ArrayList<>();
+    for (String n : List.of(COMMON.get(0), COMMON.get(20), OTHERS.get(0), OTHERS.get(1),
+        ACCEPTED_EXTRA.get(8), ACCEPTED_EXTRA.get(10), OTHERS.get(3))) {
+      names.add(n.getBytes(StandardCharsets.UTF_8));
+    }
+    long id = Thread.currentThread().getId();
+    int hits = 0;
+    for (int round = 0; round < 2; round++) { // round 0 warms up (JIT, class init)
+      long before = tmx.getThreadAllocatedBytes(id);
+      for (int i = 0; i < 200_000; i++) {
+        byte[] b = names.get(i % names.size());
+        hits += catalog.accepts(b, 0, b.length) ? 1 : 0;
+      }
+      long allocated = tmx.getThreadAllocatedBytes(id) - before;
+      if (round == 1) {
+        // 1.4M calls: anything allocating per call would show megabytes
+        assertThat(allocated).isLessThan(64 * 1024);
+      }
+    }
+    // accepted: indexes 0, 1, 4, 5 of 7. Per round 200_000 = 7 x 28_571 + 3, and the 3 extra
+    // calls hit indexes 0, 1, 2 (2 accepted): 28_571 x 4 + 2 = 114_286; two rounds = 228_572
+    assertThat(hits).isEqualTo(228_572);
+  }
+
+  @Test
+  void keepRegexIsRe2Compatible() {
+    assertThat(catalog.keepRegex()).doesNotContain("(?=", "(?!", "(?<", "\\d");
+    assertThat(catalog.patternRules()).hasSize(2);
+  }
+
+  @Test
   void bothRocksDbShapesResolveToTheSameRule() {
     MetricRule label = catalog.ruleFor(
         "flink_taskmanager_job_task_operator_column_family_rocksdb_estimate_pending_compaction_bytes");
