@@ -109,6 +109,18 @@ class SignalExtractorTest {
   }
 
   @Test
+  void staleMarkerOnAJobCounterStartsANewBaseline() {
+    put(job("a1", "numberOfFailedCheckpoints", T0, 4));
+    put(job("a1", "numberOfFailedCheckpoints", T0 + 10 * S, 6)); // +2
+    end(job("a1", "numberOfFailedCheckpoints", T0 + 15 * S, 0));
+    put(job("a1", "numberOfFailedCheckpoints", T0 + 60 * S, 9)); // after the gap: baseline only
+    put(job("a1", "numberOfFailedCheckpoints", T0 + 70 * S, 10)); // +1
+    x.flush(Long.MAX_VALUE, out::add);
+    // window sums: 0, 2, 2 (9 is a new baseline, not +3), 3
+    assertThat(values(Signal.CHECKPOINT_FAILURES)).containsExactly(0.0, 2.0, 2.0, 3.0);
+  }
+
+  @Test
   void failuresLeaveTheTrailingWindow() {
     x = new SignalExtractor(catalog, new DetectorSettings(20, 120, Duration.ofDays(3), 4.0, 0.1,
         3, 3, Duration.ofMinutes(1), Duration.ofMinutes(10), Map.of()));
