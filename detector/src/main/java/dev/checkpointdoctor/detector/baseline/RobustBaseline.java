@@ -4,6 +4,7 @@ import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Signal;
 import java.io.DataInput;
 import java.io.DataOutput;
+import java.io.EOFException;
 import java.io.IOException;
 
 /**
@@ -248,6 +249,15 @@ public final class RobustBaseline {
    * @throws IOException on a truncated stream, an unknown version or inconsistent contents
    */
   public static RobustBaseline readFrom(DataInput in, Signal signal, DetectorSettings settings)
+      throws IOException {
+    try {
+      return read(in, signal, settings);
+    } catch (EOFException e) {
+      throw new IOException("truncated baseline snapshot", e);
+    }
+  }
+
+  private static RobustBaseline read(DataInput in, Signal signal, DetectorSettings settings)
       throws IOException {
     int version = in.readUnsignedByte();
     if (version != SNAPSHOT_VERSION) {

@@ -5,6 +5,7 @@ import dev.checkpointdoctor.detector.model.Direction;
 import dev.checkpointdoctor.detector.model.Signal;
 import java.io.DataInput;
 import java.io.DataOutput;
+import java.io.EOFException;
 import java.io.IOException;
 
 /**
@@ -213,6 +214,15 @@ public final class SignalTracker {
    * @throws IOException on a truncated stream, an unknown version or inconsistent contents
    */
   public static SignalTracker readFrom(DataInput in, Signal signal, DetectorSettings settings)
+      throws IOException {
+    try {
+      return read(in, signal, settings);
+    } catch (EOFException e) {
+      throw new IOException("truncated tracker snapshot", e);
+    }
+  }
+
+  private static SignalTracker read(DataInput in, Signal signal, DetectorSettings settings)
       throws IOException {
     int version = in.readUnsignedByte();
     if (version != SNAPSHOT_VERSION) {
