@@ -250,6 +250,19 @@ class SignalTrackerTest {
   }
 
   @Test
+  void checkpointDurationFlagsRisesButNotDrops() {
+    SignalTracker t = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS); // Direction.UP
+    feedNormal(t, 0, 40);
+    for (int i = 40; i < 50; i++) {
+      Step s = t.observe(ts(i), 10); // far below lower = 750
+      assertThat(s.outside()).isFalse();
+      assertThat(s.score()).isLessThan(-4);
+      assertThat(s.transition()).isEqualTo(Transition.NONE);
+    }
+    assertThat(t.open()).isFalse();
+  }
+
+  @Test
   void directionNoneNeverOpensButStillReportsTheBand() {
     for (Signal signal : new Signal[] {Signal.DISK_WRITE_IOPS, Signal.RESTARTS}) {
       SignalTracker t = new SignalTracker(signal, DEFAULTS);
@@ -319,16 +332,22 @@ class SignalTrackerTest {
       original.observe(ts(i), 3000);
     }
     assertThat(original.open()).isTrue();
+    original.observe(ts(134), normal(134)); // first of resolveAfter = 3 inside observations
     SignalTracker copy = roundTrip(original, Signal.CHECKPOINT_DURATION);
     assertThat(copy.open()).isTrue();
     assertThat(copy.view()).isEqualTo(original.view());
     assertThat(copy.band()).isEqualTo(original.band());
-    for (int i = 134; i < 200; i++) {
-      double v = i < 140 ? 3000 : i == 150 ? 5000 : i >= 170 && i < 175 ? 2800 : normal(i);
+    List<Transition> transitions = new ArrayList<>();
+    for (int i = 135; i < 200; i++) {
+      double v = i == 150 ? 5000 : i >= 170 && i < 175 ? 2800 : normal(i);
       Step a = original.observe(ts(i), v);
       Step b = copy.observe(ts(i), v);
       assertThat(b).isEqualTo(a);
+      transitions.add(a.transition());
     }
+    // resolves on ts(136) (the restored inside count matters), reopens on ts(172)
+    assertThat(transitions.get(1)).isEqualTo(Transition.RESOLVED);
+    assertThat(transitions.get(172 - 135)).isEqualTo(Transition.OPENED);
     assertThat(copy.view()).isEqualTo(original.view());
   }
 
