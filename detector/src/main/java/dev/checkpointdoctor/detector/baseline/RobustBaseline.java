@@ -65,7 +65,9 @@ public final class RobustBaseline {
     this.absoluteFloor = signal.absoluteFloor();
     this.bandWidth = settings.bandWidth();
     this.relativeFloor = settings.relativeFloor();
-    this.halfLifeMs = settings.halfLife().toNanos() / 1e6;
+    // seconds + nanos: toNanos()/toMillis() would overflow or truncate for extreme half-lives
+    this.halfLifeMs =
+        settings.halfLife().getSeconds() * 1000.0 + settings.halfLife().getNano() / 1e6;
     this.minObservations = settings.minObservations();
     this.windowSize = settings.windowSize();
     this.timestamps = new long[windowSize];
