@@ -517,7 +517,10 @@ public final class RemoteWriteDecoder {
     switch (wireType) {
       case 0 -> readVarint(end);
       case 1 -> skipFixed(8, end, field);
-      case 2 -> pos += readLength(end, field);
+      case 2 -> {
+        int len = readLength(end, field); // read before `pos +=` evaluates pos
+        pos += len;
+      }
       case 5 -> skipFixed(4, end, field);
       default -> throw malformed(
           where() + ": invalid wire type " + wireType + " for field " + field + " at byte "
