@@ -107,6 +107,11 @@ public final class RemoteWriteDecoder {
     return parseWriteRequest(buf, n);
   }
 
+  /** Current size of the reusable decompression buffer; for tests. */
+  int bufferCapacity() {
+    return buf.length;
+  }
+
   /** Parses an uncompressed WriteRequest; package-private for tests. */
   DecodedWrite decodeUncompressed(byte[] proto, int len) {
     Objects.checkFromIndexSize(0, len, proto.length);

@@ -33,6 +33,14 @@ final class RemoteWriteTestEncoder {
       return this;
     }
 
+    /** Raw bytes given as ints (low 8 bits of each). */
+    Proto raw(int... bytes) {
+      for (int b : bytes) {
+        out.write(b);
+      }
+      return this;
+    }
+
     Proto fixed64(long v) {
       for (int i = 0; i < 8; i++) {
         out.write((int) (v >>> (8 * i)));
