@@ -4,40 +4,49 @@ package dev.checkpointdoctor.ingest.remotewrite;
 final class LabelSyntax {
   private LabelSyntax() {}
 
-  private static boolean isLetterOrUnderscore(int c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  }
+  private static final byte LABEL_START = 1;
+  private static final byte LABEL_PART = 2;
+  private static final byte METRIC_START = 4;
+  private static final byte METRIC_PART = 8;
+  private static final byte[] CLASSES = new byte[256];
 
-  private static boolean isDigit(int c) {
-    return c >= '0' && c <= '9';
+  static {
+    for (int c = 0; c < 256; c++) {
+      boolean letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+      boolean digit = c >= '0' && c <= '9';
+      int k = 0;
+      if (letter) {
+        k |= LABEL_START | LABEL_PART | METRIC_START | METRIC_PART;
+      }
+      if (digit) {
+        k |= LABEL_PART | METRIC_PART;
+      }
+      if (c == ':') {
+        k |= METRIC_START | METRIC_PART;
+      }
+      CLASSES[c] = (byte) k;
+    }
   }
 
   /** {@code [a-zA-Z_][a-zA-Z0-9_]*}. */
   static boolean isValidLabelName(byte[] b, int off, int len) {
-    if (len == 0 || !isLetterOrUnderscore(b[off])) {
-      return false;
-    }
-    for (int i = off + 1, end = off + len; i < end; i++) {
-      int c = b[i];
-      if (!isLetterOrUnderscore(c) && !isDigit(c)) {
-        return false;
-      }
-    }
-    return true;
+    return matches(b, off, len, LABEL_START, LABEL_PART);
   }
 
   /** {@code [a-zA-Z_:][a-zA-Z0-9_:]*}. */
   static boolean isValidMetricName(byte[] b, int off, int len) {
-    if (len == 0 || !(isLetterOrUnderscore(b[off]) || b[off] == ':')) {
+    return matches(b, off, len, METRIC_START, METRIC_PART);
+  }
+
+  private static boolean matches(byte[] b, int off, int len, byte start, byte part) {
+    if (len == 0 || (CLASSES[b[off] & 0xff] & start) == 0) {
       return false;
     }
+    int all = part;
     for (int i = off + 1, end = off + len; i < end; i++) {
-      int c = b[i];
-      if (!isLetterOrUnderscore(c) && !isDigit(c) && c != ':') {
-        return false;
-      }
+      all &= CLASSES[b[i] & 0xff];
     }
-    return true;
+    return all != 0;
   }
 
   /**
@@ -50,7 +59,13 @@ final class LabelSyntax {
     while (i < end) {
       int c = b[i];
       if (c >= 0) {
-        i++;
+        // ASCII fast path: skip 8 bytes at a time while none has the high bit set.
+        while (end - i >= 8 && (ByteAccess.getLongLE(b, i) & 0x8080808080808080L) == 0) {
+          i += 8;
+        }
+        while (i < end && b[i] >= 0) {
+          i++;
+        }
         continue;
       }
       c &= 0xff;

@@ -61,6 +61,8 @@ public final class RemoteWriteDecoder {
   private int scanNameLen;
   private int scanLabels;
   private int scanSamples;
+  private int scanSamplesStart;
+  private int scanSamplesEnd;
   private int scanExemplars;
   private int scanHistograms;
 
@@ -71,14 +73,19 @@ public final class RemoteWriteDecoder {
   private int labelValueLen;
 
   // Label offsets of the accepted series being built.
-  private int[] nameOffs = new int[16];
-  private int[] nameLens = new int[16];
-  private int[] valueOffs = new int[16];
-  private int[] valueLens = new int[16];
+  private int[] nameOffs;
+  private int[] nameLens;
+  private int[] valueOffs;
+  private int[] valueLens;
 
   public RemoteWriteDecoder(DecodeLimits limits, MetricNameFilter filter) {
     this.limits = Objects.requireNonNull(limits, "limits");
     this.filter = Objects.requireNonNull(filter, "filter");
+    int n = Math.min(limits.maxLabelsPerSeries(), 16);
+    nameOffs = new int[n];
+    nameLens = new int[n];
+    valueOffs = new int[n];
+    valueLens = new int[n];
   }
 
   /**
@@ -167,7 +174,7 @@ public final class RemoteWriteDecoder {
           unusedSeries++;
           unusedSamples += scanSamples;
         } else {
-          out.add(buildSeries(seriesIndex, start, seriesEnd));
+          out.add(buildSeries(seriesIndex));
           acceptedSamples += scanSamples;
         }
         pos = seriesEnd;
@@ -200,6 +207,8 @@ public final class RemoteWriteDecoder {
     scanNameLen = 0;
     scanLabels = 0;
     scanSamples = 0;
+    scanSamplesStart = -1;
+    scanSamplesEnd = -1;
     scanExemplars = 0;
     scanHistograms = 0;
     while (pos < end) {
@@ -219,13 +228,17 @@ public final class RemoteWriteDecoder {
             scanNameOff = labelValueOff;
             scanNameLen = labelValueLen;
           }
-          scanLabels++;
+          recordLabel(scanLabels++);
         }
         case 2 -> {
           expectWireType(field, wireType, 2, tagPos);
           int len = readLength(end, field);
           ctx = CTX_SAMPLE;
+          if (scanSamplesStart < 0) {
+            scanSamplesStart = tagPos;
+          }
           walkMessage(pos + len);
+          scanSamplesEnd = pos;
           scanSamples++;
         }
         case 3 -> {
@@ -280,8 +293,32 @@ public final class RemoteWriteDecoder {
     }
   }
 
-  /** Second pass over an accepted (already framing-checked) TimeSeries. */
-  private DecodedSeries buildSeries(int seriesIndex, int start, int end) {
+  /**
+   * Remembers the offsets of label {@code i} of the series being scanned, up to the label limit
+   * (a series with more labels is rejected if accepted, and needs no offsets if dropped).
+   */
+  private void recordLabel(int i) {
+    if (i >= limits.maxLabelsPerSeries()) {
+      return;
+    }
+    if (i >= nameOffs.length) {
+      int n = (int) Math.min((long) nameOffs.length * 2, limits.maxLabelsPerSeries());
+      nameOffs = Arrays.copyOf(nameOffs, n);
+      nameLens = Arrays.copyOf(nameLens, n);
+      valueOffs = Arrays.copyOf(valueOffs, n);
+      valueLens = Arrays.copyOf(valueLens, n);
+    }
+    nameOffs[i] = labelNameOff;
+    nameLens[i] = labelNameLen;
+    valueOffs[i] = labelValueOff;
+    valueLens[i] = labelValueLen;
+  }
+
+  /**
+   * Builds an accepted, already framing-checked TimeSeries from the label offsets recorded by
+   * the scan, decoding samples from the region between its first and last Sample field.
+   */
+  private DecodedSeries buildSeries(int seriesIndex) {
     final int labelCount = scanLabels;
     final int sampleCount = scanSamples;
     if (labelCount > limits.maxLabelsPerSeries()) {
@@ -289,41 +326,29 @@ public final class RemoteWriteDecoder {
           seriesWhere(seriesIndex) + " has " + labelCount + " labels, exceeding limit "
               + limits.maxLabelsPerSeries() + " (raise --max-labels-per-series)");
     }
-    if (nameOffs.length < labelCount) {
-      int n = Math.max(labelCount, nameOffs.length * 2);
-      nameOffs = new int[n];
-      nameLens = new int[n];
-      valueOffs = new int[n];
-      valueLens = new int[n];
-    }
+    validateLabels(seriesIndex, labelCount);
     long[] timestamps = new long[sampleCount];
     double[] values = new double[sampleCount];
-    int labels = 0;
-    int samples = 0;
-    pos = start;
-    while (pos < end) {
-      long tag = readTag(end);
-      int field = (int) (tag >>> 3);
-      int wireType = (int) (tag & 7);
-      if (field == 1) {
-        int len = readLength(end, field);
-        parseLabel(pos + len);
-        nameOffs[labels] = labelNameOff;
-        nameLens[labels] = labelNameLen;
-        valueOffs[labels] = labelValueOff;
-        valueLens[labels] = labelValueLen;
-        labels++;
-      } else if (field == 2) {
-        int len = readLength(end, field);
-        ctx = CTX_SAMPLE;
-        ctxIndex = seriesIndex;
-        parseSample(pos + len, timestamps, values, samples++);
-        ctx = CTX_SERIES;
-      } else {
-        skipField(field, wireType, end, pos);
+    if (sampleCount > 0) {
+      int samples = 0;
+      final int end = scanSamplesEnd;
+      pos = scanSamplesStart;
+      ctxIndex = seriesIndex;
+      while (pos < end) {
+        int tagPos = pos;
+        long tag = readTag(end);
+        int field = (int) (tag >>> 3);
+        int wireType = (int) (tag & 7);
+        if (field == 2) {
+          int len = readLength(end, field);
+          ctx = CTX_SAMPLE;
+          parseSample(pos + len, timestamps, values, samples++);
+          ctx = CTX_SERIES;
+        } else {
+          skipField(field, wireType, end, tagPos);
+        }
       }
     }
-    validateLabels(seriesIndex, labelCount);
     String[] names = new String[labelCount];
     String[] vals = new String[labelCount];
     for (int i = 0; i < labelCount; i++) {
@@ -471,6 +496,9 @@ public final class RemoteWriteDecoder {
   }
 
   private long readVarint(int end) {
+    if (pos < end && buf[pos] >= 0) {
+      return buf[pos++];
+    }
     final int start = pos;
     long result = 0;
     for (int shift = 0; shift < 64; shift += 7) {
