@@ -50,6 +50,7 @@ public final class RemoteWriteDecoder {
   private final DecodeLimits limits;
   private final MetricNameFilter filter;
   private final StringCache strings = new StringCache();
+  private final LabelsCache labelsCache = new LabelsCache();
 
   private byte[] buf = new byte[0];
   private int pos;
@@ -63,6 +64,11 @@ public final class RemoteWriteDecoder {
   private int scanSamples;
   private int scanSamplesStart;
   private int scanSamplesEnd;
+  // [scanLabelsStart, scanLabelsEnd) holds all label fields and nothing else, if contiguous.
+  private int scanLabelsStart;
+  private int scanLabelsEnd;
+  private boolean scanLabelsContiguous;
+  private boolean scanOtherAfterLabels;
   private int scanExemplars;
   private int scanHistograms;
 
@@ -162,8 +168,7 @@ public final class RemoteWriteDecoder {
               "request has more than " + limits.maxSeriesPerRequest()
                   + " TimeSeries (limit --max-series-per-request)");
         }
-        int start = pos;
-        int seriesEnd = start + len;
+        int seriesEnd = pos + len;
         ctx = CTX_SERIES;
         ctxIndex = seriesIndex;
         scanTimeSeries(seriesEnd);
@@ -209,6 +214,10 @@ public final class RemoteWriteDecoder {
     scanSamples = 0;
     scanSamplesStart = -1;
     scanSamplesEnd = -1;
+    scanLabelsStart = -1;
+    scanLabelsEnd = -1;
+    scanLabelsContiguous = true;
+    scanOtherAfterLabels = false;
     scanExemplars = 0;
     scanHistograms = 0;
     while (pos < end) {
@@ -218,12 +227,21 @@ public final class RemoteWriteDecoder {
       long tag = readTag(end);
       int field = (int) (tag >>> 3);
       int wireType = (int) (tag & 7);
+      if (field != 1 && scanLabelsStart >= 0) {
+        scanOtherAfterLabels = true;
+      }
       switch (field) {
         case 1 -> {
           expectWireType(field, wireType, 2, tagPos);
           int len = readLength(end, field);
           ctx = CTX_LABEL;
+          if (scanLabelsStart < 0) {
+            scanLabelsStart = tagPos;
+          } else if (scanOtherAfterLabels) {
+            scanLabelsContiguous = false;
+          }
           parseLabel(pos + len);
+          scanLabelsEnd = pos;
           if (scanNameOff < 0 && isNameLabel()) {
             scanNameOff = labelValueOff;
             scanNameLen = labelValueLen;
@@ -326,7 +344,16 @@ public final class RemoteWriteDecoder {
           seriesWhere(seriesIndex) + " has " + labelCount + " labels, exceeding limit "
               + limits.maxLabelsPerSeries() + " (raise --max-labels-per-series)");
     }
-    validateLabels(seriesIndex, labelCount);
+    Labels labels = null;
+    int labelsHash = 0;
+    final boolean cacheable = scanLabelsStart >= 0 && scanLabelsContiguous;
+    if (cacheable) {
+      labelsHash = LabelsCache.hash(buf, scanLabelsStart, scanLabelsEnd - scanLabelsStart);
+      labels = labelsCache.get(buf, scanLabelsStart, scanLabelsEnd - scanLabelsStart, labelsHash);
+    }
+    if (labels == null) {
+      validateLabels(seriesIndex, labelCount);
+    }
     long[] timestamps = new long[sampleCount];
     double[] values = new double[sampleCount];
     if (sampleCount > 0) {
@@ -349,13 +376,20 @@ public final class RemoteWriteDecoder {
         }
       }
     }
-    String[] names = new String[labelCount];
-    String[] vals = new String[labelCount];
-    for (int i = 0; i < labelCount; i++) {
-      names[i] = strings.get(buf, nameOffs[i], nameLens[i]);
-      vals[i] = strings.get(buf, valueOffs[i], valueLens[i]);
+    if (labels == null) {
+      String[] names = new String[labelCount];
+      String[] vals = new String[labelCount];
+      for (int i = 0; i < labelCount; i++) {
+        names[i] = strings.get(buf, nameOffs[i], nameLens[i]);
+        vals[i] = strings.get(buf, valueOffs[i], valueLens[i]);
+      }
+      labels = Labels.of(names, vals);
+      if (cacheable) {
+        labelsCache.put(
+            buf, scanLabelsStart, scanLabelsEnd - scanLabelsStart, labelsHash, labels);
+      }
     }
-    return new DecodedSeries(Labels.of(names, vals), timestamps, values);
+    return new DecodedSeries(labels, timestamps, values);
   }
 
   private void parseSample(final int end, long[] timestamps, double[] values, int i) {

@@ -263,6 +263,72 @@ class RemoteWriteDecoderTest {
     assertMalformed(proto, "label \"job\" in series #2 (metric up) has an empty value");
   }
 
+  // ------------------------------------------------------------------ labels cache
+
+  private static DecodedWrite decodeWith(RemoteWriteDecoder d, byte[] proto) {
+    byte[] body = compress(proto);
+    return d.decode(body, 0, body.length);
+  }
+
+  @Test
+  void repeatedSeriesReuseCachedLabelsButStillValidateSamples() {
+    RemoteWriteDecoder d =
+        new RemoteWriteDecoder(DecodeLimits.defaults(), MetricNameFilter.ACCEPT_ALL);
+    Labels first = decodeWith(d, writeRequest(up("job", "a"))).series().get(0).labels();
+    DecodedWrite again = decodeWith(d, writeRequest(up("job", "a"), up("job", "b")));
+    assertThat(again.series().get(0).labels()).isSameAs(first);
+    assertThat(again.series().get(1).labels()).isEqualTo(Labels.of("__name__", "up", "job", "b"));
+    // Same label bytes, broken sample: still rejected.
+    Proto ts =
+        new Proto()
+            .message(1, label("__name__", "up"))
+            .message(1, label("job", "a"))
+            .message(2, new Proto().tag(2, 1).fixed64(5));
+    assertThatThrownBy(() -> decodeWith(d, writeRequest(ts)))
+        .isInstanceOf(RemoteWriteException.class)
+        .hasMessageContaining("protobuf: TimeSeries #0 Sample: field 2 has wire type 1, expected 0");
+    // Different limits do not leak through a cache: each decoder owns its cache.
+    RemoteWriteDecoder strict = new RemoteWriteDecoder(limits(10, 10, 10, 1), MetricNameFilter.ACCEPT_ALL);
+    assertThatThrownBy(() -> decodeWith(strict, writeRequest(up("job", "a"))))
+        .isInstanceOf(RemoteWriteException.class)
+        .hasMessageContaining("exceeding limit 1");
+  }
+
+  @Test
+  void interleavedLabelsAndSamplesDecodeCorrectlyRepeatedly() {
+    Proto ts =
+        new Proto()
+            .message(1, label("__name__", "up"))
+            .message(2, sample(1, 10))
+            .message(1, label("job", "a"))
+            .message(2, sample(2, 20));
+    Proto invalid =
+        new Proto()
+            .message(1, label("__name__", "up"))
+            .message(2, sample(1, 10))
+            .message(1, label("job", ""));
+    RemoteWriteDecoder d =
+        new RemoteWriteDecoder(DecodeLimits.defaults(), MetricNameFilter.ACCEPT_ALL);
+    for (int i = 0; i < 3; i++) {
+      DecodedSeries s = decodeWith(d, writeRequest(ts)).series().get(0);
+      assertThat(s.labels()).isEqualTo(Labels.of("__name__", "up", "job", "a"));
+      assertThat(s.timestamps()).containsExactly(10, 20);
+      assertThat(s.values()).containsExactly(1.0, 2.0);
+      assertThatThrownBy(() -> decodeWith(d, writeRequest(invalid)))
+          .hasMessageContaining("has an empty value");
+    }
+  }
+
+  @Test
+  void invalidSeriesIsNeverCached() {
+    RemoteWriteDecoder d =
+        new RemoteWriteDecoder(DecodeLimits.defaults(), MetricNameFilter.ACCEPT_ALL);
+    byte[] bad = writeRequest(up("job", "b", "instance", "i"));
+    for (int i = 0; i < 3; i++) {
+      assertThatThrownBy(() -> decodeWith(d, bad)).hasMessageContaining("labels not sorted");
+    }
+  }
+
   // ------------------------------------------------------------------ size limits
 
   @Test
