@@ -109,7 +109,7 @@ public final class ServiceMetrics {
         .callback(cb -> cb.call(detector.openAnomalyCount())).register(registry);
     GaugeWithCallback.builder().name(PREFIX + "jobs")
         .help("Flink jobs known (by job_name).")
-        .callback(cb -> cb.call(detector.jobs().size())).register(registry);
+        .callback(cb -> cb.call(detector.jobCount())).register(registry);
     GaugeWithCallback.builder().name(PREFIX + "queued_samples")
         .help("Samples accepted but not yet processed by the detector.")
         .callback(cb -> cb.call(queuedSamples.getAsLong())).register(registry);

@@ -35,6 +35,11 @@ public final class Detector {
   private final Map<Labels, SeriesCursor> series = new HashMap<>();
   private final SignalBook book;
   private long eventTimeMs = Long.MIN_VALUE;
+  // Published after every batch so /metrics can read them without waiting for the lock.
+  private volatile int trackedSeriesGauge;
+  private volatile int baselineGauge;
+  private volatile int openAnomalyGauge;
+  private volatile int jobGauge;
 
   public Detector(SignalCatalog catalog, DetectorSettings settings) {
     this.catalog = catalog;
@@ -48,6 +53,7 @@ public final class Detector {
     this(catalog, settings);
     book.restore(restored);
     eventTimeMs = restored.eventTimeMs();
+    publishGauges();
   }
 
   public DetectorSettings settings() {
@@ -100,6 +106,14 @@ public final class Detector {
     if (eventTimeMs != Long.MIN_VALUE) {
       extractor.flush(eventTimeMs, this::observe);
     }
+    publishGauges();
+  }
+
+  private void publishGauges() {
+    trackedSeriesGauge = series.size();
+    baselineGauge = book.size();
+    openAnomalyGauge = book.openAnomalyCount();
+    jobGauge = book.jobCount();
   }
 
   private void observe(Observation o) {
@@ -112,16 +126,24 @@ public final class Detector {
     return eventTimeMs;
   }
 
-  public synchronized int trackedSeries() {
-    return series.size();
+  /** Series with state, as of the last completed batch (never waits for the lock). */
+  public int trackedSeries() {
+    return trackedSeriesGauge;
   }
 
-  public synchronized int baselineCount() {
-    return book.size();
+  /** Baselines, as of the last completed batch (never waits for the lock). */
+  public int baselineCount() {
+    return baselineGauge;
   }
 
-  public synchronized int openAnomalyCount() {
-    return book.openAnomalyCount();
+  /** Open anomalies, as of the last completed batch (never waits for the lock). */
+  public int openAnomalyCount() {
+    return openAnomalyGauge;
+  }
+
+  /** Jobs known, as of the last completed batch (never waits for the lock). */
+  public int jobCount() {
+    return jobGauge;
   }
 
   public synchronized List<JobSummary> jobs() {

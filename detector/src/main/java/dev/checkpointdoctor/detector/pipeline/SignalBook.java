@@ -35,6 +35,8 @@ final class SignalBook {
   private final Map<String, Job> jobs = new TreeMap<>();
   private final Deque<Anomaly> resolved = new ArrayDeque<>();
   private long nextAnomalyId = 1;
+  private int entryCount;
+  private int openCount;
 
   SignalBook(DetectorSettings settings) {
     this.settings = settings;
@@ -44,20 +46,28 @@ final class SignalBook {
     Job job = jobs.computeIfAbsent(o.job(), Job::new);
     job.lastSeenMs = Math.max(job.lastSeenMs, o.timestampMs());
     Key key = new Key(o.signal(), o.scope());
-    Entry entry = job.entries.computeIfAbsent(key,
-        k -> new Entry(new SignalTracker(o.signal(), settings)));
+    Entry entry = job.entries.get(key);
+    if (entry == null) {
+      entry = new Entry(new SignalTracker(o.signal(), settings));
+      job.entries.put(key, entry);
+      entryCount++;
+    }
     if (o.join() != null) {
       entry.join = o.join();
     }
     SignalTracker.Step step = entry.tracker.observe(o.timestampMs(), o.value());
     switch (step.transition()) {
-      case OPENED -> entry.open = new Anomaly(nextAnomalyId++, o.job(), o.signal(), o.scope(),
-          true, step.runStartMs(), -1, step.observed(), step.expected(), step.lower(),
-          step.upper(), step.score(), List.of());
+      case OPENED -> {
+        entry.open = new Anomaly(nextAnomalyId++, o.job(), o.signal(), o.scope(), true,
+            step.runStartMs(), -1, step.observed(), step.expected(), step.lower(), step.upper(),
+            step.score(), List.of());
+        openCount++;
+      }
       case RESOLVED -> {
         if (entry.open != null) {
           remember(entry.open.resolvedAt(step.timestampMs()));
           entry.open = null;
+          openCount--;
         }
       }
       case NONE -> {
@@ -77,19 +87,15 @@ final class SignalBook {
   }
 
   int size() {
-    int n = 0;
-    for (Job j : jobs.values()) {
-      n += j.entries.size();
-    }
-    return n;
+    return entryCount;
   }
 
   int openAnomalyCount() {
-    int n = 0;
-    for (Job j : jobs.values()) {
-      n += j.openCount();
-    }
-    return n;
+    return openCount;
+  }
+
+  int jobCount() {
+    return jobs.size();
   }
 
   List<JobSummary> jobs() {
@@ -159,7 +165,12 @@ final class SignalBook {
       Entry entry = new Entry(deserialize(t));
       entry.join = t.join();
       entry.open = t.openAnomaly();
-      job.entries.put(new Key(t.signal(), t.scope()), entry);
+      if (job.entries.put(new Key(t.signal(), t.scope()), entry) == null) {
+        entryCount++;
+      }
+      if (entry.open != null) {
+        openCount++;
+      }
     }
     state.lastSeenMs().forEach((name, ts) -> jobs.computeIfAbsent(name, Job::new).lastSeenMs = ts);
     for (int i = state.resolved().size() - 1; i >= 0; i--) {

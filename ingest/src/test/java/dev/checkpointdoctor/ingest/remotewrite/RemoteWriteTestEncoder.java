@@ -8,11 +8,11 @@ import java.util.Arrays;
  * Test-only encoder: writes WriteRequest protobuf bytes field by field (so tests can also write
  * broken ones) and compresses with a tiny snappy block compressor.
  */
-final class RemoteWriteTestEncoder {
+public final class RemoteWriteTestEncoder {
   private RemoteWriteTestEncoder() {}
 
   /** A minimal protobuf writer. */
-  static final class Proto {
+  public static final class Proto {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     Proto varint(long v) {
@@ -66,16 +66,16 @@ final class RemoteWriteTestEncoder {
     }
   }
 
-  static Proto label(String name, String value) {
+  public static Proto label(String name, String value) {
     return new Proto().stringField(1, name).stringField(2, value);
   }
 
-  static Proto label(byte[] name, byte[] value) {
+  public static Proto label(byte[] name, byte[] value) {
     return new Proto().bytesField(1, name).bytesField(2, value);
   }
 
   /** A Sample as proto3 writes it: zero fields omitted. */
-  static Proto sample(double value, long timestamp) {
+  public static Proto sample(double value, long timestamp) {
     Proto p = new Proto();
     long bits = Double.doubleToRawLongBits(value);
     if (bits != 0) {
@@ -88,7 +88,7 @@ final class RemoteWriteTestEncoder {
   }
 
   /** A TimeSeries from name/value pairs (written in the given order) and samples. */
-  static Proto series(String[] labelPairs, long[] timestamps, double[] values) {
+  public static Proto series(String[] labelPairs, long[] timestamps, double[] values) {
     Proto ts = new Proto();
     for (int i = 0; i < labelPairs.length; i += 2) {
       ts.message(1, label(labelPairs[i], labelPairs[i + 1]));
@@ -100,7 +100,7 @@ final class RemoteWriteTestEncoder {
   }
 
   /** A WriteRequest holding the given TimeSeries messages. */
-  static byte[] writeRequest(Proto... series) {
+  public static byte[] writeRequest(Proto... series) {
     Proto req = new Proto();
     for (Proto ts : series) {
       req.message(1, ts);
@@ -108,12 +108,12 @@ final class RemoteWriteTestEncoder {
     return req.bytes();
   }
 
-  static byte[] snappyHeader(long uncompressedLength) {
+  public static byte[] snappyHeader(long uncompressedLength) {
     return new Proto().varint(uncompressedLength).bytes();
   }
 
   /** Snappy block with literals only, in chunks of at most {@code chunk} bytes. */
-  static byte[] compressLiteralOnly(byte[] data, int chunk) {
+  public static byte[] compressLiteralOnly(byte[] data, int chunk) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     out.writeBytes(snappyHeader(data.length));
     for (int i = 0; i < data.length; i += chunk) {
@@ -123,11 +123,11 @@ final class RemoteWriteTestEncoder {
     return out.toByteArray();
   }
 
-  static byte[] compressLiteralOnly(byte[] data) {
+  public static byte[] compressLiteralOnly(byte[] data) {
     return compressLiteralOnly(data, 65536);
   }
 
-  static void writeLiteral(ByteArrayOutputStream out, byte[] data, int off, int n) {
+  public static void writeLiteral(ByteArrayOutputStream out, byte[] data, int off, int n) {
     int m = n - 1;
     if (m < 60) {
       out.write(m << 2);
@@ -154,7 +154,7 @@ final class RemoteWriteTestEncoder {
   }
 
   /** One copy element of 1..64 bytes; picks the 1-, 2- or 4-byte-offset form. */
-  static void writeCopy(ByteArrayOutputStream out, int offset, int length) {
+  public static void writeCopy(ByteArrayOutputStream out, int offset, int length) {
     if (length >= 4 && length <= 11 && offset < 2048) {
       out.write(1 | ((length - 4) << 2) | ((offset >>> 8) << 5));
       out.write(offset);
@@ -175,7 +175,7 @@ final class RemoteWriteTestEncoder {
    * A small greedy snappy compressor (hash of 4 bytes, last position per hash) emitting literals
    * and copies of all three forms, including overlapping copies.
    */
-  static byte[] compress(byte[] data) {
+  public static byte[] compress(byte[] data) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     out.writeBytes(snappyHeader(data.length));
     int[] table = new int[1 << 14];
@@ -221,7 +221,7 @@ final class RemoteWriteTestEncoder {
     return (v * 0x1e35a7bd) >>> 18;
   }
 
-  static byte[] concat(byte[]... parts) {
+  public static byte[] concat(byte[]... parts) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (byte[] p : parts) {
       out.writeBytes(p);
