@@ -64,11 +64,10 @@ public final class RemoteWriteDecoder {
   private int scanSamples;
   private int scanSamplesStart;
   private int scanSamplesEnd;
-  // [scanLabelsStart, scanLabelsEnd) holds all label fields and nothing else, if contiguous.
+  // [scanLabelsStart, scanLabelsEnd) runs from the first Label field to the end of the last one;
+  // the series' labels are a function of these bytes (whatever else is interleaved there).
   private int scanLabelsStart;
   private int scanLabelsEnd;
-  private boolean scanLabelsContiguous;
-  private boolean scanOtherAfterLabels;
   private int scanExemplars;
   private int scanHistograms;
 
@@ -216,8 +215,6 @@ public final class RemoteWriteDecoder {
     scanSamplesEnd = -1;
     scanLabelsStart = -1;
     scanLabelsEnd = -1;
-    scanLabelsContiguous = true;
-    scanOtherAfterLabels = false;
     scanExemplars = 0;
     scanHistograms = 0;
     while (pos < end) {
@@ -227,9 +224,6 @@ public final class RemoteWriteDecoder {
       long tag = readTag(end);
       int field = (int) (tag >>> 3);
       int wireType = (int) (tag & 7);
-      if (field != 1 && scanLabelsStart >= 0) {
-        scanOtherAfterLabels = true;
-      }
       switch (field) {
         case 1 -> {
           expectWireType(field, wireType, 2, tagPos);
@@ -237,8 +231,6 @@ public final class RemoteWriteDecoder {
           ctx = CTX_LABEL;
           if (scanLabelsStart < 0) {
             scanLabelsStart = tagPos;
-          } else if (scanOtherAfterLabels) {
-            scanLabelsContiguous = false;
           }
           parseLabel(pos + len);
           scanLabelsEnd = pos;
@@ -346,7 +338,7 @@ public final class RemoteWriteDecoder {
     }
     Labels labels = null;
     int labelsHash = 0;
-    final boolean cacheable = scanLabelsStart >= 0 && scanLabelsContiguous;
+    final boolean cacheable = scanLabelsStart >= 0;
     if (cacheable) {
       labelsHash = LabelsCache.hash(buf, scanLabelsStart, scanLabelsEnd - scanLabelsStart);
       labels = labelsCache.get(buf, scanLabelsStart, scanLabelsEnd - scanLabelsStart, labelsHash);
