@@ -31,9 +31,20 @@ import java.util.Objects;
  * DecodeLimits}. Series indexes in messages are 0-based positions among all TimeSeries of the
  * request; byte positions in protobuf messages are offsets in the decompressed body.
  *
- * <p><b>Not thread-safe</b>: the decoder reuses its decompression buffer, scratch arrays and a
- * small string cache between calls. Use one decoder per thread (e.g. per event loop). The buffer
- * grows to the largest request seen, bounded by {@link DecodeLimits#maxDecompressedBytes()}.
+ * <p>The filter is handed a slice of the decoder's internal buffer: it must neither modify nor
+ * retain the bytes.
+ *
+ * <p>Samples are decoded into one {@code long[]} and one {@code double[]} per accepted series; no
+ * other per-sample allocation. Value bits are kept as sent (the stale marker NaN
+ * {@code 0x7ff0000000000002} is not canonicalised); absent proto3 fields decode as {@code 0.0} and
+ * timestamp {@code 0}.
+ *
+ * <p><b>Not thread-safe</b>: the decoder reuses its decompression buffer, scratch arrays and two
+ * bounded caches (strings, and validated {@link Labels} keyed by the raw label bytes of a series,
+ * so a series seen before costs one hash and one comparison). Use one decoder per thread (e.g.
+ * per event loop). The buffer grows to the largest request seen, bounded by {@link
+ * DecodeLimits#maxDecompressedBytes()}, and is kept for reuse. {@link Labels} instances may be
+ * shared between results of one decoder; they are immutable.
  */
 public final class RemoteWriteDecoder {
   private static final byte[] NAME_LABEL = Labels.METRIC_NAME.getBytes(StandardCharsets.US_ASCII);
