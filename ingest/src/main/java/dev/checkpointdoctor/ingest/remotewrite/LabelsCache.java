@@ -4,8 +4,9 @@ import dev.checkpointdoctor.detector.model.Labels;
 import java.util.Arrays;
 
 /**
- * A direct-mapped cache from the raw protobuf bytes of a series' label fields to the validated
- * {@link Labels} built from them. Prometheus sends the same series every scrape interval, so in
+ * A direct-mapped cache from the raw protobuf bytes spanning a series' label fields (first Label
+ * field to the end of the last, whatever is interleaved) to the validated {@link Labels} built
+ * from them. Prometheus sends the same series every scrape interval, so in
  * steady state a series costs one hash and one comparison instead of validation and string
  * building. Sound because validation is a pure function of those bytes and the decoder's fixed
  * limits. Bounded: {@value #SLOTS} entries of at most {@value #MAX_KEY_LENGTH} bytes; a colliding

@@ -31,9 +31,20 @@ import java.util.Objects;
  * DecodeLimits}. Series indexes in messages are 0-based positions among all TimeSeries of the
  * request; byte positions in protobuf messages are offsets in the decompressed body.
  *
- * <p><b>Not thread-safe</b>: the decoder reuses its decompression buffer, scratch arrays and a
- * small string cache between calls. Use one decoder per thread (e.g. per event loop). The buffer
- * grows to the largest request seen, bounded by {@link DecodeLimits#maxDecompressedBytes()}.
+ * <p>The filter is handed a slice of the decoder's internal buffer: it must neither modify nor
+ * retain the bytes.
+ *
+ * <p>Samples are decoded into one {@code long[]} and one {@code double[]} per accepted series; no
+ * other per-sample allocation. Value bits are kept as sent (the stale marker NaN
+ * {@code 0x7ff0000000000002} is not canonicalised); absent proto3 fields decode as {@code 0.0} and
+ * timestamp {@code 0}.
+ *
+ * <p><b>Not thread-safe</b>: the decoder reuses its decompression buffer, scratch arrays and two
+ * bounded caches (strings, and validated {@link Labels} keyed by the raw label bytes of a series,
+ * so a series seen before costs one hash and one comparison). Use one decoder per thread (e.g.
+ * per event loop). The buffer grows to the largest request seen, bounded by {@link
+ * DecodeLimits#maxDecompressedBytes()}, and is kept for reuse. {@link Labels} instances may be
+ * shared between results of one decoder; they are immutable.
  */
 public final class RemoteWriteDecoder {
   private static final byte[] NAME_LABEL = Labels.METRIC_NAME.getBytes(StandardCharsets.US_ASCII);
@@ -64,11 +75,10 @@ public final class RemoteWriteDecoder {
   private int scanSamples;
   private int scanSamplesStart;
   private int scanSamplesEnd;
-  // [scanLabelsStart, scanLabelsEnd) holds all label fields and nothing else, if contiguous.
+  // [scanLabelsStart, scanLabelsEnd) runs from the first Label field to the end of the last one;
+  // the series' labels are a function of these bytes (whatever else is interleaved there).
   private int scanLabelsStart;
   private int scanLabelsEnd;
-  private boolean scanLabelsContiguous;
-  private boolean scanOtherAfterLabels;
   private int scanExemplars;
   private int scanHistograms;
 
@@ -216,8 +226,6 @@ public final class RemoteWriteDecoder {
     scanSamplesEnd = -1;
     scanLabelsStart = -1;
     scanLabelsEnd = -1;
-    scanLabelsContiguous = true;
-    scanOtherAfterLabels = false;
     scanExemplars = 0;
     scanHistograms = 0;
     while (pos < end) {
@@ -227,9 +235,6 @@ public final class RemoteWriteDecoder {
       long tag = readTag(end);
       int field = (int) (tag >>> 3);
       int wireType = (int) (tag & 7);
-      if (field != 1 && scanLabelsStart >= 0) {
-        scanOtherAfterLabels = true;
-      }
       switch (field) {
         case 1 -> {
           expectWireType(field, wireType, 2, tagPos);
@@ -237,8 +242,6 @@ public final class RemoteWriteDecoder {
           ctx = CTX_LABEL;
           if (scanLabelsStart < 0) {
             scanLabelsStart = tagPos;
-          } else if (scanOtherAfterLabels) {
-            scanLabelsContiguous = false;
           }
           parseLabel(pos + len);
           scanLabelsEnd = pos;
@@ -346,7 +349,7 @@ public final class RemoteWriteDecoder {
     }
     Labels labels = null;
     int labelsHash = 0;
-    final boolean cacheable = scanLabelsStart >= 0 && scanLabelsContiguous;
+    final boolean cacheable = scanLabelsStart >= 0;
     if (cacheable) {
       labelsHash = LabelsCache.hash(buf, scanLabelsStart, scanLabelsEnd - scanLabelsStart);
       labels = labelsCache.get(buf, scanLabelsStart, scanLabelsEnd - scanLabelsStart, labelsHash);
