@@ -19,6 +19,9 @@ public final class Main {
   }
 
   static int run(List<String> args) {
+    if (!args.isEmpty() && Subcommands.ALL.containsKey(args.get(0))) {
+      return Subcommands.ALL.get(args.get(0)).run(args.subList(1, args.size()));
+    }
     ServiceSettings settings;
     try {
       settings = ServiceSettings.parse(args, System.getenv());

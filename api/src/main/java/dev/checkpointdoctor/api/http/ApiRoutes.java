@@ -45,7 +45,7 @@ final class ApiRoutes {
         return Reply.error(404, "no job named \"" + name + "\"");
       }
       JsonObject body = JsonViews.job(job.get());
-      body.put("diagnosis", null);
+      body.put("diagnosis", detector.diagnosis(name).map(JsonViews::diagnosis).orElse(null));
       body.put("baselines", baselines(detector.baselines(name)));
       return new Reply(200, body);
     });

@@ -3,6 +3,7 @@ package dev.checkpointdoctor.api.http;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
+import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -69,6 +70,25 @@ final class JsonViews {
         .put("upper", number(a.upper()))
         .put("score", number(a.score()))
         .put("causes", causes);
+  }
+
+  static JsonObject diagnosis(Diagnosis d) {
+    CauseHypothesis top = d.top();
+    JsonArray ranked = new JsonArray();
+    for (CauseHypothesis c : d.ranked()) {
+      ranked.add(cause(c));
+    }
+    return new JsonObject()
+        .put("cause", d.cause())
+        .put("confidence", d.confidence())
+        .put("since", time(d.sinceMs()))
+        .put("signal", d.signal())
+        .put("checkpointsFailing", d.checkpointsFailing())
+        .put("hoursToTimeout", d.hoursToTimeout())
+        .put("evidence", cause(top).getJsonArray("evidence"))
+        .put("remedy", top.remedy())
+        .put("docs", top.docsUrl())
+        .put("causes", ranked);
   }
 
   static JsonObject cause(CauseHypothesis c) {

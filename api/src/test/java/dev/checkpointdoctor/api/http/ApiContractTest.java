@@ -65,7 +65,10 @@ class ApiContractTest {
 
       JsonObject detail = new JsonObject(Http.get(TestService.url(s, "/api/v1/jobs/job_b"))
           .body());
-      assertThat(detail.containsKey("diagnosis")).isTrue();
+      JsonObject diagnosis = detail.getJsonObject("diagnosis");
+      assertThat(diagnosis.getString("cause")).isNotBlank();
+      assertThat(diagnosis.getString("since")).endsWith("Z");
+      assertThat(diagnosis.getJsonArray("evidence")).isNotEmpty();
       assertThat(detail.getJsonArray("baselines")).isNotEmpty();
 
       JsonArray anomalies = new JsonObject(Http.get(TestService.url(s,

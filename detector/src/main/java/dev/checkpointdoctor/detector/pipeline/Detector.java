@@ -1,12 +1,13 @@
 package dev.checkpointdoctor.detector.pipeline;
 
-import dev.checkpointdoctor.detector.baseline.SignalTracker;
 import dev.checkpointdoctor.detector.catalog.MetricRule;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.extract.SignalExtractor;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
+import dev.checkpointdoctor.detector.cause.UnknownCauseDiagnoser;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
+import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import dev.checkpointdoctor.detector.model.Labels;
 import dev.checkpointdoctor.detector.model.Observation;
@@ -41,16 +42,27 @@ public final class Detector {
   private volatile int openAnomalyGauge;
   private volatile int jobGauge;
 
+  private final List<DetectorListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   public Detector(SignalCatalog catalog, DetectorSettings settings) {
+    this(catalog, settings, new UnknownCauseDiagnoser());
+  }
+
+  public Detector(SignalCatalog catalog, DetectorSettings settings, Diagnoser diagnoser) {
     this.catalog = catalog;
     this.settings = settings;
     this.extractor = new SignalExtractor(catalog, settings);
-    this.book = new SignalBook(settings);
+    this.book = new SignalBook(settings, diagnoser, listeners);
   }
 
   /** Restores baselines and anomalies from a snapshot taken by {@link #snapshot()}. */
   public Detector(SignalCatalog catalog, DetectorSettings settings, DetectorState restored) {
-    this(catalog, settings);
+    this(catalog, settings, new UnknownCauseDiagnoser(), restored);
+  }
+
+  public Detector(SignalCatalog catalog, DetectorSettings settings, Diagnoser diagnoser,
+      DetectorState restored) {
+    this(catalog, settings, diagnoser);
     book.restore(restored);
     eventTimeMs = restored.eventTimeMs();
     publishGauges();
@@ -105,6 +117,7 @@ public final class Detector {
   public synchronized void endBatch() {
     if (eventTimeMs != Long.MIN_VALUE) {
       extractor.flush(eventTimeMs, this::observe);
+      book.diagnose(eventTimeMs);
     }
     publishGauges();
   }
@@ -119,6 +132,16 @@ public final class Detector {
   private void observe(Observation o) {
     stats.observations.incrementAndGet();
     book.observe(o);
+  }
+
+  /** Adds an edge that wants to hear about evaluations, anomalies and diagnoses. */
+  public void addListener(DetectorListener listener) {
+    listeners.add(listener);
+  }
+
+  /** The job's current diagnosis, or empty while it has nothing to explain. */
+  public synchronized Optional<Diagnosis> diagnosis(String job) {
+    return Optional.ofNullable(book.diagnosis(job));
   }
 
   /** Event time: the newest sample timestamp seen, or {@code Long.MIN_VALUE} before any. */
@@ -199,7 +222,4 @@ public final class Detector {
     }
   }
 
-  static SignalTracker newTracker(Observation o, DetectorSettings settings) {
-    return new SignalTracker(o.signal(), settings);
-  }
 }

@@ -1,6 +1,7 @@
 package dev.checkpointdoctor.detector.pipeline;
 
 import dev.checkpointdoctor.detector.model.Anomaly;
+import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.Signal;
 import java.util.List;
 import java.util.Map;
@@ -15,16 +16,23 @@ public record DetectorState(
     long nextAnomalyId,
     List<TrackerState> trackers,
     List<Anomaly> resolved,
-    Map<String, Long> lastSeenMs) {
+    Map<String, Long> lastSeenMs,
+    Map<String, Diagnosis> diagnoses) {
 
   public DetectorState {
     trackers = List.copyOf(trackers);
     resolved = List.copyOf(resolved);
     lastSeenMs = Map.copyOf(lastSeenMs);
+    diagnoses = Map.copyOf(diagnoses);
+  }
+
+  public DetectorState(long eventTimeMs, long nextAnomalyId, List<TrackerState> trackers,
+      List<Anomaly> resolved, Map<String, Long> lastSeenMs) {
+    this(eventTimeMs, nextAnomalyId, trackers, resolved, lastSeenMs, Map.of());
   }
 
   public static DetectorState empty() {
-    return new DetectorState(Long.MIN_VALUE, 1, List.of(), List.of(), Map.of());
+    return new DetectorState(Long.MIN_VALUE, 1, List.of(), List.of(), Map.of(), Map.of());
   }
 
   /**

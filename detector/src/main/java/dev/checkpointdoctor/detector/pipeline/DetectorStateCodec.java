@@ -1,6 +1,8 @@
 package dev.checkpointdoctor.detector.pipeline;
 
 import dev.checkpointdoctor.detector.model.Anomaly;
+import dev.checkpointdoctor.detector.model.CauseHypothesis;
+import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.Signal;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -52,6 +54,10 @@ public final class DetectorStateCodec {
       for (Map.Entry<String, Long> e : state.lastSeenMs().entrySet()) {
         out.writeUTF(e.getKey());
         out.writeLong(e.getValue());
+      }
+      out.writeInt(state.diagnoses().size());
+      for (Diagnosis d : state.diagnoses().values()) {
+        writeDiagnosis(out, d);
       }
       out.flush();
       byte[] bodyBytes = body.toByteArray();
@@ -128,7 +134,13 @@ public final class DetectorStateCodec {
     for (int i = 0; i < j; i++) {
       lastSeen.put(in.readUTF(), in.readLong());
     }
-    return new DetectorState(eventTime, nextId, trackers, resolved, lastSeen);
+    int dn = count(in.readInt(), "diagnoses");
+    Map<String, Diagnosis> diagnoses = new HashMap<>();
+    for (int i = 0; i < dn; i++) {
+      Diagnosis d = readDiagnosis(in);
+      diagnoses.put(d.job(), d);
+    }
+    return new DetectorState(eventTime, nextId, trackers, resolved, lastSeen, diagnoses);
   }
 
   private static void writeAnomaly(DataOutputStream out, Anomaly a) throws IOException {
@@ -144,6 +156,79 @@ public final class DetectorStateCodec {
     out.writeDouble(a.lower());
     out.writeDouble(a.upper());
     out.writeDouble(a.score());
+    writeCauses(out, a.causes());
+  }
+
+  private static void writeCauses(DataOutputStream out, List<CauseHypothesis> causes)
+      throws IOException {
+    out.writeInt(causes.size());
+    for (CauseHypothesis c : causes) {
+      out.writeUTF(c.cause());
+      out.writeDouble(c.confidence());
+      out.writeUTF(c.remedy() == null ? "" : c.remedy());
+      out.writeUTF(c.docsUrl() == null ? "" : c.docsUrl());
+      out.writeInt(c.evidence().size());
+      for (CauseHypothesis.Evidence e : c.evidence()) {
+        out.writeUTF(e.signal());
+        out.writeUTF(e.scope());
+        out.writeDouble(e.observed());
+        out.writeDouble(e.expected());
+        out.writeUTF(e.sentence());
+      }
+    }
+  }
+
+  private static List<CauseHypothesis> readCauses(DataInputStream in) throws IOException {
+    int n = count(in.readInt(), "causes");
+    List<CauseHypothesis> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      String cause = in.readUTF();
+      double confidence = in.readDouble();
+      String remedy = in.readUTF();
+      String docs = in.readUTF();
+      int m = count(in.readInt(), "evidence");
+      List<CauseHypothesis.Evidence> evidence = new ArrayList<>(m);
+      for (int k = 0; k < m; k++) {
+        evidence.add(new CauseHypothesis.Evidence(in.readUTF(), in.readUTF(), in.readDouble(),
+            in.readDouble(), in.readUTF()));
+      }
+      try {
+        out.add(new CauseHypothesis(cause, confidence, evidence, remedy, docs));
+      } catch (IllegalArgumentException e) {
+        throw new IOException("invalid cause " + cause + ": " + e.getMessage(), e);
+      }
+    }
+    return out;
+  }
+
+  private static void writeDiagnosis(DataOutputStream out, Diagnosis d) throws IOException {
+    out.writeUTF(d.job());
+    out.writeUTF(d.cause());
+    out.writeDouble(d.confidence());
+    out.writeLong(d.sinceMs());
+    out.writeUTF(d.signal());
+    out.writeBoolean(d.checkpointsFailing());
+    out.writeBoolean(d.hoursToTimeout() != null);
+    if (d.hoursToTimeout() != null) {
+      out.writeDouble(d.hoursToTimeout());
+    }
+    writeCauses(out, d.ranked());
+  }
+
+  private static Diagnosis readDiagnosis(DataInputStream in) throws IOException {
+    String job = in.readUTF();
+    String cause = in.readUTF();
+    double confidence = in.readDouble();
+    long since = in.readLong();
+    String signal = in.readUTF();
+    boolean failing = in.readBoolean();
+    Double hours = in.readBoolean() ? in.readDouble() : null;
+    List<CauseHypothesis> ranked = readCauses(in);
+    try {
+      return new Diagnosis(job, cause, confidence, since, signal, failing, hours, ranked);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("invalid diagnosis of " + job + ": " + e.getMessage(), e);
+    }
   }
 
   private static Anomaly readAnomaly(DataInputStream in) throws IOException {
@@ -155,8 +240,13 @@ public final class DetectorStateCodec {
     long started = in.readLong();
     long ended = in.readLong();
     try {
-      return new Anomaly(id, job, signal, scope, open, started, ended, in.readDouble(),
-          in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble(), List.of());
+      double observed = in.readDouble();
+      double expected = in.readDouble();
+      double lower = in.readDouble();
+      double upper = in.readDouble();
+      double score = in.readDouble();
+      return new Anomaly(id, job, signal, scope, open, started, ended, observed, expected, lower,
+          upper, score, readCauses(in));
     } catch (IllegalArgumentException e) {
       throw new IOException("invalid anomaly " + id + ": " + e.getMessage(), e);
     }

@@ -5,6 +5,8 @@ import dev.checkpointdoctor.detector.baseline.SignalTracker;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
+import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.Evaluation;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import dev.checkpointdoctor.detector.model.Observation;
 import dev.checkpointdoctor.detector.model.Signal;
@@ -32,14 +34,19 @@ final class SignalBook {
   static final int RESOLVED_KEPT = 1000;
 
   private final DetectorSettings settings;
+  private final Diagnoser diagnoser;
+  private final List<DetectorListener> listeners;
   private final Map<String, Job> jobs = new TreeMap<>();
+  private final java.util.Set<Job> touched = new java.util.LinkedHashSet<>();
   private final Deque<Anomaly> resolved = new ArrayDeque<>();
   private long nextAnomalyId = 1;
   private int entryCount;
   private int openCount;
 
-  SignalBook(DetectorSettings settings) {
+  SignalBook(DetectorSettings settings, Diagnoser diagnoser, List<DetectorListener> listeners) {
     this.settings = settings;
+    this.diagnoser = diagnoser;
+    this.listeners = listeners;
   }
 
   void observe(Observation o) {
@@ -56,18 +63,34 @@ final class SignalBook {
       entry.join = o.join();
     }
     SignalTracker.Step step = entry.tracker.observe(o.timestampMs(), o.value());
+    touched.add(job);
+    if (!listeners.isEmpty()) {
+      Evaluation e = new Evaluation(o.job(), o.signal(), o.scope(), step.timestampMs(),
+          step.observed(), step.expected(), step.lower(), step.upper(), step.score(),
+          entry.tracker.view().state().equals("ready"), step.outside());
+      for (DetectorListener l : listeners) {
+        l.evaluated(e);
+      }
+    }
     switch (step.transition()) {
       case OPENED -> {
         entry.open = new Anomaly(nextAnomalyId++, o.job(), o.signal(), o.scope(), true,
             step.runStartMs(), -1, step.observed(), step.expected(), step.lower(), step.upper(),
-            step.score(), List.of());
+            step.score(), job.diagnosis == null ? List.of() : job.diagnosis.ranked());
         openCount++;
+        for (DetectorListener l : listeners) {
+          l.anomalyOpened(entry.open);
+        }
       }
       case RESOLVED -> {
         if (entry.open != null) {
-          remember(entry.open.resolvedAt(step.timestampMs()));
+          Anomaly resolvedAnomaly = entry.open.resolvedAt(step.timestampMs());
+          remember(resolvedAnomaly);
           entry.open = null;
           openCount--;
+          for (DetectorListener l : listeners) {
+            l.anomalyResolved(resolvedAnomaly);
+          }
         }
       }
       case NONE -> {
@@ -76,6 +99,82 @@ final class SignalBook {
               step.upper(), step.score());
         }
       }
+    }
+  }
+
+  /**
+   * Re-diagnoses the jobs that received observations since the last call and tells listeners
+   * when a job's diagnosis opens, changes cause or closes.
+   */
+  void diagnose(long eventTimeMs) {
+    for (Job job : touched) {
+      Diagnosis before = job.diagnosis;
+      if (before == null && job.openCount() == 0) {
+        continue;
+      }
+      long since = before == null ? eventTimeMs : before.sinceMs();
+      Diagnosis after = diagnoser.diagnose(new View(job, eventTimeMs), since);
+      if (after != null && before != null && !after.cause().equals(before.cause())) {
+        after = diagnoser.diagnose(new View(job, eventTimeMs), eventTimeMs);
+      }
+      job.diagnosis = after;
+      if (after != null) {
+        for (Entry e : job.entries.values()) {
+          if (e.open != null) {
+            e.open = e.open.withCauses(after.ranked());
+          }
+        }
+      }
+      boolean changed = before == null ? after != null
+          : after == null || !after.cause().equals(before.cause());
+      if (changed) {
+        for (DetectorListener l : listeners) {
+          l.diagnosisChanged(job.name, before, after, eventTimeMs);
+        }
+      }
+    }
+    touched.clear();
+  }
+
+  Diagnosis diagnosis(String jobName) {
+    Job j = jobs.get(jobName);
+    return j == null ? null : j.diagnosis;
+  }
+
+  /** The diagnoser's look at one job. */
+  private final class View implements JobView {
+    private final Job job;
+    private final long eventTimeMs;
+
+    View(Job job, long eventTimeMs) {
+      this.job = job;
+      this.eventTimeMs = eventTimeMs;
+    }
+
+    @Override
+    public String job() {
+      return job.name;
+    }
+
+    @Override
+    public long eventTimeMs() {
+      return eventTimeMs;
+    }
+
+    @Override
+    public List<Anomaly> openAnomalies() {
+      List<Anomaly> out = new ArrayList<>();
+      for (Entry e : job.entries.values()) {
+        if (e.open != null) {
+          out.add(e.open);
+        }
+      }
+      return out;
+    }
+
+    @Override
+    public List<BaselineSummary> baselines() {
+      return SignalBook.this.baselines(job.name);
     }
   }
 
@@ -146,8 +245,12 @@ final class SignalBook {
   DetectorState snapshot(long eventTimeMs) {
     List<DetectorState.TrackerState> trackers = new ArrayList<>();
     Map<String, Long> lastSeen = new HashMap<>();
+    Map<String, Diagnosis> diagnoses = new HashMap<>();
     for (Job j : jobs.values()) {
       lastSeen.put(j.name, j.lastSeenMs);
+      if (j.diagnosis != null) {
+        diagnoses.put(j.name, j.diagnosis);
+      }
       for (Map.Entry<Key, Entry> e : j.entries.entrySet()) {
         Entry entry = e.getValue();
         trackers.add(new DetectorState.TrackerState(j.name, e.getKey().signal, e.getKey().scope,
@@ -155,7 +258,7 @@ final class SignalBook {
       }
     }
     return new DetectorState(eventTimeMs, nextAnomalyId, trackers, List.copyOf(resolved),
-        lastSeen);
+        lastSeen, diagnoses);
   }
 
   void restore(DetectorState state) {
@@ -173,6 +276,7 @@ final class SignalBook {
       }
     }
     state.lastSeenMs().forEach((name, ts) -> jobs.computeIfAbsent(name, Job::new).lastSeenMs = ts);
+    state.diagnoses().forEach((name, d) -> jobs.computeIfAbsent(name, Job::new).diagnosis = d);
     for (int i = state.resolved().size() - 1; i >= 0; i--) {
       remember(state.resolved().get(i));
     }
@@ -221,6 +325,7 @@ final class SignalBook {
     final String name;
     final Map<Key, Entry> entries = new HashMap<>();
     long lastSeenMs = Long.MIN_VALUE;
+    Diagnosis diagnosis;
 
     Job(String name) {
       this.name = name;

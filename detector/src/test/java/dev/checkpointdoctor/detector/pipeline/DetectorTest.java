@@ -104,6 +104,7 @@ class DetectorTest {
         .isEqualTo(d.anomalies(null, null, Long.MIN_VALUE));
     assertThat(restored.jobs()).isEqualTo(d.jobs());
     assertThat(restored.eventTimeMs()).isEqualTo(d.eventTimeMs());
+    assertThat(restored.diagnosis("j")).isEqualTo(d.diagnosis("j")).isPresent();
 
     bytes[bytes.length / 2] ^= 0x01;
     byte[] corrupt = bytes;

@@ -1,0 +1,20 @@
+package dev.checkpointdoctor.api.app;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Offline tools in the same jar: {@code java -jar checkpoint-doctor.jar NAME ARGS…}. Without a
+ * known name as first argument the jar runs the service.
+ */
+final class Subcommands {
+  private Subcommands() {}
+
+  /** A tool: gets the arguments after its name, returns the process exit code. */
+  @FunctionalInterface
+  interface Subcommand {
+    int run(List<String> args);
+  }
+
+  static final Map<String, Subcommand> ALL = Map.of();
+}
