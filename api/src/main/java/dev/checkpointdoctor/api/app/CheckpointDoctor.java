@@ -3,6 +3,8 @@ package dev.checkpointdoctor.api.app;
 import dev.checkpointdoctor.api.http.HttpService;
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
+import dev.checkpointdoctor.api.series.SeriesFeed;
+import dev.checkpointdoctor.api.series.SeriesStore;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
@@ -26,17 +28,20 @@ public final class CheckpointDoctor implements AutoCloseable {
   private final SnapshotStore snapshots;
   private final Detector detector;
   private final DetectorWorker worker;
+  private final SeriesFeed seriesFeed;
   private final Vertx vertx;
   private final HttpServer server;
   private final long snapshotTimer;
   private volatile boolean stopped;
 
   private CheckpointDoctor(ServiceSettings settings, SnapshotStore snapshots, Detector detector,
-      DetectorWorker worker, Vertx vertx, HttpServer server, long snapshotTimer) {
+      DetectorWorker worker, SeriesFeed seriesFeed, Vertx vertx, HttpServer server,
+      long snapshotTimer) {
     this.settings = settings;
     this.snapshots = snapshots;
     this.detector = detector;
     this.worker = worker;
+    this.seriesFeed = seriesFeed;
     this.vertx = vertx;
     this.server = server;
     this.snapshotTimer = snapshotTimer;
@@ -56,6 +61,9 @@ public final class CheckpointDoctor implements AutoCloseable {
       loaded = new SnapshotStore.Loaded(null, "snapshot not restorable (" + e.getMessage()
           + "), starting empty");
     }
+    SeriesStore series = new SeriesStore();
+    SeriesFeed seriesFeed = new SeriesFeed(series);
+    detector.addListener(seriesFeed);
     DetectorWorker worker = new DetectorWorker(detector, settings.queueSamples());
     ServiceMetrics metrics = new ServiceMetrics();
     metrics.bindDetector(detector, worker::queuedSamples);
@@ -69,10 +77,11 @@ public final class CheckpointDoctor implements AutoCloseable {
       server = vertx.createHttpServer(new HttpServerOptions().setHost(settings.host())
               .setPort(settings.port()).setDecompressionSupported(false))
           .requestHandler(HttpService.router(vertx, detector, worker, metrics, limits, catalog,
-              () -> true))
+              series, () -> true))
           .listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
       worker.close();
+      seriesFeed.close();
       vertx.close();
       throw new IOException("cannot listen on " + settings.host() + ":" + settings.port() + ": "
           + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
@@ -87,7 +96,8 @@ public final class CheckpointDoctor implements AutoCloseable {
             + "API /api/v1, metrics /metrics); loaded %s; %d catalog metrics",
         settings.host(), server.actualPort(), "/api/v1/write", loaded.description(),
         catalog.exactNames().size()));
-    return new CheckpointDoctor(settings, snapshots, detector, worker, vertx, server, timer);
+    return new CheckpointDoctor(settings, snapshots, detector, worker, seriesFeed, vertx, server,
+        timer);
   }
 
   public int port() {
@@ -115,6 +125,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     vertx.cancelTimer(snapshotTimer);
     server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     worker.close();
+    seriesFeed.close();
     snapshots.save(detector.snapshot());
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     logger.info("stopped; state saved to " + snapshots.file());

@@ -3,6 +3,7 @@ package dev.checkpointdoctor.api.http;
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics.DropReason;
+import dev.checkpointdoctor.api.series.SeriesStore;
 import dev.checkpointdoctor.detector.model.MetricNameFilter;
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
@@ -30,7 +31,7 @@ public final class HttpService {
 
   public static Router router(Vertx vertx, Detector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
-      BooleanSupplier ready) {
+      SeriesStore series, BooleanSupplier ready) {
     Router router = Router.router(vertx);
     router.route().handler(ctx -> {
       ctx.addHeadersEndHandler(v -> metrics.request(routeLabel(ctx),
@@ -47,6 +48,9 @@ public final class HttpService {
     router.get("/api/v1/jobs/:job").handler(api::job);
     router.get("/api/v1/jobs/:job/baselines").handler(api::baselines);
     router.get("/api/v1/anomalies").handler(api::anomalies);
+    SeriesRoutes seriesRoutes = new SeriesRoutes(vertx, detector, series);
+    router.get("/api/v1/jobs/:job/series").handler(seriesRoutes::series);
+    new UiRoutes().mount(router);
 
     byte[] openapi = resource("openapi.yaml");
     router.get(OPENAPI_PATH).handler(ctx -> ctx.response()

@@ -1,0 +1,94 @@
+// Jobs page: every job, its status and current diagnosis; sortable; refreshes itself.
+"use strict";
+
+(() => {
+  const REFRESH_MS = 5000;
+  const DIAGNOSIS_FETCHES = 4;
+  const SEVERITY = {anomalous: 0, learning: 2, ok: 1};
+  let sort = {key: "status", dir: 1};
+  let rows = [];
+  const diagnoses = new Map();
+
+  function compare(a, b) {
+    const k = sort.key;
+    let va = a[k], vb = b[k];
+    if (k === "status") { va = SEVERITY[va]; vb = SEVERITY[vb]; }
+    if (va === vb) return a.job.localeCompare(b.job);
+    if (va === null || va === undefined) return 1;
+    if (vb === null || vb === undefined) return -1;
+    return (va < vb ? -1 : 1) * sort.dir;
+  }
+
+  function render() {
+    const tbody = document.querySelector("#jobs-table tbody");
+    const now = Date.now();
+    tbody.replaceChildren(...rows.slice().sort(compare).map(j => CPD.el("tr",
+        {class: "job-row", "data-job": j.job, "data-status": j.status},
+        CPD.el("td", {class: "job"}, CPD.el("a", {href: CPD.jobLink(j.job), text: j.job})),
+        CPD.el("td", {}, CPD.statusBadge(j.status)),
+        CPD.el("td", {class: "cause", "data-cause": j.cause || ""}, j.cause
+            ? CPD.el("span", {class: "cause-name", text: j.cause.replace(/_/g, " ")}) : "–"),
+        CPD.el("td", {class: "since", title: j.since || ""},
+            j.since ? CPD.time(j.since) : "–"),
+        CPD.el("td", {class: "num open-anomalies", text: j.openAnomalies}),
+        CPD.el("td", {class: "last-seen", title: CPD.time(j.lastSeen)},
+            CPD.ago(j.lastSeen, now) || CPD.time(j.lastSeen)))));
+    for (const th of document.querySelectorAll("#jobs-table th")) {
+      th.classList.toggle("sorted", th.dataset.sort === sort.key);
+      th.dataset.dir = th.dataset.sort === sort.key ? (sort.dir > 0 ? "asc" : "desc") : "";
+    }
+    const counts = {anomalous: 0, ok: 0, learning: 0};
+    rows.forEach(r => counts[r.status] = (counts[r.status] || 0) + 1);
+    document.getElementById("summary").textContent = `${rows.length} jobs: `
+        + `${counts.anomalous} anomalous, ${counts.ok} ok, ${counts.learning} learning`;
+    document.getElementById("empty").hidden = rows.length > 0;
+  }
+
+  // Only anomalous jobs have a diagnosis, so only they cost a request each, a few at a time.
+  async function fetchDiagnoses(jobs) {
+    const queue = jobs.filter(j => j.status === "anomalous").map(j => j.job);
+    const wanted = new Set(queue);
+    for (const k of [...diagnoses.keys()]) if (!wanted.has(k)) diagnoses.delete(k);
+    async function worker() {
+      while (queue.length) {
+        const job = queue.shift();
+        try {
+          const d = (await CPD.api("/api/v1/jobs/" + encodeURIComponent(job))).diagnosis;
+          diagnoses.set(job, d);
+        } catch (e) {
+          diagnoses.delete(job);
+        }
+      }
+    }
+    await Promise.all(Array.from({length: DIAGNOSIS_FETCHES}, worker));
+  }
+
+  async function refresh() {
+    try {
+      const jobs = (await CPD.api("/api/v1/jobs")).jobs;
+      await fetchDiagnoses(jobs);
+      rows = jobs.map(j => {
+        const d = diagnoses.get(j.job);
+        return {...j, cause: d ? d.cause : null, since: d ? d.since : null};
+      });
+      render();
+      CPD.stamp();
+    } catch (e) {
+      CPD.stamp(e);
+    }
+  }
+
+  for (const th of document.querySelectorAll("#jobs-table th[data-sort]")) {
+    th.addEventListener("click", () => {
+      sort = sort.key === th.dataset.sort ? {key: sort.key, dir: -sort.dir}
+          : {key: th.dataset.sort, dir: th.dataset.sort === "openAnomalies" ? -1 : 1};
+      render();
+    });
+  }
+  document.body.dataset.refreshMs = REFRESH_MS;
+  // Next refresh after this one ends, so a slow service never gets overlapping rounds.
+  (async function loop() {
+    await refresh();
+    setTimeout(loop, REFRESH_MS);
+  })();
+})();
