@@ -88,7 +88,9 @@ const CpdChart = (() => {
 
     for (const a of series.anomalies) {
       const start = Date.parse(a.startedAt);
-      const end = a.endedAt ? Date.parse(a.endedAt) : to;
+      // An open anomaly lasts as far as the data goes, not to the edge of an empty future.
+      const end = a.endedAt ? Date.parse(a.endedAt)
+          : pts.length ? Math.max(start, Date.parse(pts[pts.length - 1].end)) : to;
       const x0 = x(start), x1 = Math.max(x(end), x0 + 3);
       const r = s("rect", {class: "anomaly-period " + a.state, x: x0, y: T, width: x1 - x0,
         height: H - T - B, "data-anomaly-id": a.id, "data-state": a.state,

@@ -27,6 +27,11 @@ const CPD = (() => {
   }
 
   // Times are shown in UTC, like the API, so a page and a log line can be compared as they are.
+  // replaceChildren would print a null child as the text "null"; optional parts are null here.
+  function replace(node, ...children) {
+    node.replaceChildren(...children.flat().filter(c => c !== null && c !== undefined));
+  }
+
   function time(iso) {
     if (!iso) return "–";
     return iso.replace("T", " ").replace(/\.\d+Z$/, "Z").replace(/:\d\dZ$/, "Z")
@@ -45,6 +50,7 @@ const CPD = (() => {
 
   function value(v, unit) {
     if (v === null || v === undefined || !isFinite(v)) return "–";
+    if (v === 0) return "0";
     const a = Math.abs(v);
     const n = (x, d) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(d === undefined ? 1 : d));
     switch (unit) {
@@ -86,5 +92,5 @@ const CPD = (() => {
     s.classList.toggle("error", !!error);
   }
 
-  return {api, el, time, ago, value, param, jobLink, statusBadge, stamp};
+  return {api, el, replace, time, ago, value, param, jobLink, statusBadge, stamp};
 })();

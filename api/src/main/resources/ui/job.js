@@ -35,12 +35,21 @@
         "Checkpoints time out in ", CPD.el("strong", {text: text}), " at the current trend.");
   }
 
+  // A docs reference may be a web address or a path in the project's repository.
+  function docs(ref) {
+    if (!ref) return null;
+    return /^https?:\/\//.test(ref)
+        ? CPD.el("p", {class: "docs"}, CPD.el("a", {href: ref, rel: "noreferrer", text: "More"}))
+        : CPD.el("p", {class: "docs muted"}, "More: ", CPD.el("code", {text: ref}),
+            " in the Checkpoint Doctor repository");
+  }
+
   function diagnosisCard(d, status) {
     const card = document.getElementById("diagnosis");
     if (!d) {
       card.dataset.cause = "";
       card.className = "card diagnosis-card healthy";
-      card.replaceChildren(CPD.el("h2", {text: "Diagnosis"}), CPD.el("p", {class: "muted",
+      CPD.replace(card, CPD.el("h2", {text: "Diagnosis"}), CPD.el("p", {class: "muted",
         text: status === "learning" ? "Still learning this job's baselines; nothing to diagnose yet."
             : "No open anomaly, so nothing to diagnose."}));
       return;
@@ -48,7 +57,7 @@
     card.dataset.cause = d.cause;
     card.className = "card diagnosis-card sick" + (d.checkpointsFailing ? " failing" : "");
     const others = (d.causes || []).slice(1);
-    card.replaceChildren(
+    CPD.replace(card, 
         CPD.el("h2", {text: "Diagnosis"}),
         CPD.el("div", {class: "diag-head"},
             CPD.el("span", {class: "cause", "data-cause": d.cause,
@@ -67,8 +76,7 @@
             : CPD.el("p", {class: "muted", text: "No evidence sentences."}),
         d.remedy ? CPD.el("h3", {text: "Remedy"}) : null,
         d.remedy ? CPD.el("p", {class: "remedy", text: d.remedy}) : null,
-        d.docs ? CPD.el("p", {}, CPD.el("a", {class: "docs", href: d.docs, rel: "noreferrer",
-          text: "Documentation"})) : null,
+        docs(d.docs),
         others.length ? CPD.el("p", {class: "muted others"}, "Also considered: ",
             others.map(c => `${c.cause.replace(/_/g, " ")} (${Math.round(c.confidence * 100)} %)`)
                 .join(", ")) : null);
@@ -182,7 +190,7 @@
   }
   document.title = job + " · Checkpoint Doctor";
   document.getElementById("job-name").textContent = job;
-  document.getElementById("ranges").replaceChildren(...Object.keys(RANGES).map(r =>
+  CPD.replace(document.getElementById("ranges"), ...Object.keys(RANGES).map(r =>
       CPD.el("a", {href: pageLink(r), class: r === range ? "current" : null, text: r})),
       at ? CPD.el("span", {class: "muted at", text: "around " + CPD.time(at)}) : null,
       at ? CPD.el("a", {href: CPD.jobLink(job) + "&range=" + range, text: "now"}) : null);

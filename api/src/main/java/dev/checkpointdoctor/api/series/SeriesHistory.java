@@ -52,8 +52,10 @@ final class SeriesHistory {
    * the range this series has data for; consecutive buckets are merged when there are too many.
    */
   synchronized Downsampled query(long fromMs, long toMs, int maxPoints) {
-    BucketRing tier = fine.size() > 0
-        && fine.oldestStartMs() <= Math.max(fromMs, coarse.oldestStartMs()) ? fine : coarse;
+    // Fine holds all there is when it reaches back to the range's start or into the coarse
+    // tier's oldest bucket (the coarse tier can hold nothing older than that).
+    BucketRing tier = fine.size() > 0 && (fine.oldestStartMs() <= fromMs
+        || fine.oldestStartMs() < coarse.oldestStartMs() + coarse.bucketMs()) ? fine : coarse;
     List<SeriesPoint> raw = new ArrayList<>();
     tier.forEach(fromMs, toMs, (start, mn, mx, last, exp, lo, hi, out) -> raw.add(
         new SeriesPoint(start, start + tier.bucketMs(), mn, mx, last, exp, lo, hi, out)));
