@@ -52,18 +52,17 @@ const CpdChart = (() => {
   function render(series, opts) {
     const from = Date.parse(series.from), to = Date.parse(series.to);
     const pts = series.points;
-    const vals = [];
-    for (const p of pts) {
-      for (const f of ["min", "max", "lower", "upper"]) {
-        if (p[f] !== null && isFinite(p[f])) vals.push(p[f]);
-      }
-    }
-    let lo = vals.length ? Math.min(0, ...vals) : 0;
-    let hi = vals.length ? Math.max(...vals) : 1;
+    const known = f => pts.map(p => p[f]).filter(v => v !== null && isFinite(v));
+    // The floor follows the observed values only: a band reaching below zero for a quantity
+    // that never goes negative (an age, a count) is clipped at the axis, not given room.
+    const lows = known("min");
+    const highs = known("max").concat(known("upper"));
+    let lo = lows.length ? Math.min(0, ...lows) : 0;
+    let hi = highs.length ? Math.max(lo, ...highs) : 1;
     if (hi <= lo) hi = lo + 1;
     hi += (hi - lo) * 0.08;
     const x = t => L + (Math.max(from, Math.min(to, t)) - from) / (to - from) * (W - L - R);
-    const y = v => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
+    const y = v => T + (1 - (Math.max(lo, Math.min(hi, v)) - lo) / (hi - lo)) * (H - T - B);
 
     const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img",
       "data-signal": series.signal, "data-scope": series.scope || "", "data-points": pts.length,
