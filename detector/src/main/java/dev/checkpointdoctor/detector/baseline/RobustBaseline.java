@@ -62,7 +62,12 @@ public final class RobustBaseline {
   private Band cached = Band.EMPTY; // null means stale
 
   public RobustBaseline(Signal signal, DetectorSettings settings) {
-    this.absoluteFloor = signal.absoluteFloor();
+    this(signal.absoluteFloor(), settings);
+  }
+
+  /** For series outside the signal catalog, whose unit floor the caller knows. */
+  RobustBaseline(double absoluteFloor, DetectorSettings settings) {
+    this.absoluteFloor = absoluteFloor;
     this.bandWidth = settings.bandWidth();
     this.relativeFloor = settings.relativeFloor();
     // seconds + nanos: toNanos()/toMillis() would overflow or truncate for extreme half-lives

@@ -64,7 +64,8 @@ public final class SignalTracker {
       Transition transition,
       long runStartMs) {}
 
-  private final Signal signal;
+  private final Signal signal; // null for a series tracker
+  private final Direction direction;
   private final DetectorSettings settings;
   private final RobustBaseline baseline;
 
@@ -81,9 +82,31 @@ public final class SignalTracker {
   }
 
   private SignalTracker(Signal signal, DetectorSettings settings, RobustBaseline baseline) {
+    this(signal, signal.direction(), settings, baseline);
+  }
+
+  private SignalTracker(
+      Signal signal, Direction direction, DetectorSettings settings, RobustBaseline baseline) {
     this.signal = signal;
+    this.direction = direction;
     this.settings = settings;
     this.baseline = baseline;
+  }
+
+  /**
+   * A tracker for a series that is not one of the catalog's signals (offline benchmarks, ad-hoc
+   * series): the same baseline and state machine, with the direction and unit floor given here
+   * instead of by a {@link Signal}. Its {@link #signal()} is null.
+   *
+   * @param absoluteFloor smallest band half-width, in the series' unit ({@code >= 0})
+   */
+  public static SignalTracker forSeries(
+      Direction direction, double absoluteFloor, DetectorSettings settings) {
+    if (direction == null || !(absoluteFloor >= 0) || Double.isInfinite(absoluteFloor)) {
+      throw new IllegalArgumentException("need a direction and a finite floor >= 0");
+    }
+    return new SignalTracker(
+        null, direction, settings, new RobustBaseline(absoluteFloor, settings));
   }
 
   public Step observe(long tsMs, double value) {
@@ -101,7 +124,6 @@ public final class SignalTracker {
       return step(tsMs, value, band, score, false, Transition.NONE);
     }
 
-    Direction direction = signal.direction();
     int side = value > band.upper() ? 1 : value < band.lower() ? -1 : 0;
     boolean outside =
         (side > 0 && direction.flagsHigh()) || (side < 0 && direction.flagsLow());
@@ -172,6 +194,7 @@ public final class SignalTracker {
     return open;
   }
 
+  /** The catalog signal; null for a tracker made by {@link #forSeries}. */
   public Signal signal() {
     return signal;
   }
