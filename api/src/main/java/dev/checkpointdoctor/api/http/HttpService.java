@@ -48,9 +48,10 @@ public final class HttpService {
     router.route().handler(new AccessGuard(policy.api(),
         Set.of("/healthz", "/readyz", RemoteWriteHandler.PATH), () -> { }));
 
+    // A route of its own: Vert.x wants body handlers first on a route.
+    router.post(RemoteWriteHandler.PATH).handler(new AccessGuard(policy.write(), Set.of(),
+        () -> metrics.rejected(DropReason.UNAUTHORIZED)));
     router.post(RemoteWriteHandler.PATH)
-        .handler(new AccessGuard(policy.write(), Set.of(),
-            () -> metrics.rejected(DropReason.UNAUTHORIZED)))
         .handler(BodyHandler.create(false).setBodyLimit(limits.maxCompressedBytes()))
         .handler(new RemoteWriteHandler(metrics, worker, limits, filter, policy));
 
