@@ -115,8 +115,11 @@ class AccessControlTest {
       Http.remoteWriteHeaders().forEach(w::header);
       assertThat(client.send(w.header("Authorization", "Bearer t").build(),
           HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(204);
-      assertThatThrownBy(() -> Http.get("http://127.0.0.1:" + service.port() + "/healthz"))
-          .as("plain HTTP is not served").isInstanceOf(RuntimeException.class);
+      assertThatThrownBy(() -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+              URI.create("http://127.0.0.1:" + service.port() + "/healthz"))
+              .timeout(java.time.Duration.ofSeconds(2)).build(),
+          HttpResponse.BodyHandlers.ofString())).as("plain HTTP is not served")
+          .isInstanceOf(java.io.IOException.class);
     }
   }
 
