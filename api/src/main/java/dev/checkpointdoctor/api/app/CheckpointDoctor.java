@@ -61,6 +61,7 @@ public final class CheckpointDoctor implements AutoCloseable {
       loaded = new SnapshotStore.Loaded(null, "snapshot not restorable (" + e.getMessage()
           + "), starting empty");
     }
+    detector.limitSeries(settings.limits().maxSeries(), settings.limits().maxSeriesPerJob());
     SeriesStore series = new SeriesStore();
     SeriesFeed seriesFeed = new SeriesFeed(series);
     detector.addListener(seriesFeed);
@@ -68,16 +69,13 @@ public final class CheckpointDoctor implements AutoCloseable {
     ServiceMetrics metrics = new ServiceMetrics();
     metrics.bindDetector(detector, worker::queuedSamples);
     Vertx vertx = Vertx.vertx();
-    DecodeLimits limits = new DecodeLimits((int) settings.maxBodyBytes(),
-        (int) settings.maxDecompressedBytes(), DecodeLimits.defaults().maxSeriesPerRequest(),
-        DecodeLimits.defaults().maxLabelsPerSeries(), DecodeLimits.defaults().maxLabelNameLength(),
-        DecodeLimits.defaults().maxLabelValueLength());
+    DecodeLimits limits = settings.limits().decodeLimits(settings.maxBodyBytes(),
+        settings.maxDecompressedBytes());
     HttpServer server;
     try {
-      server = vertx.createHttpServer(new HttpServerOptions().setHost(settings.host())
-              .setPort(settings.port()).setDecompressionSupported(false))
+      server = vertx.createHttpServer(Listener.options(settings))
           .requestHandler(HttpService.router(vertx, detector, worker, metrics, limits, catalog,
-              series, () -> true))
+              series, () -> true, Listener.policy(settings, clock)))
           .listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
       worker.close();
@@ -92,7 +90,8 @@ public final class CheckpointDoctor implements AutoCloseable {
           snapshots.save(d.snapshot());
           return null;
         }, false).onFailure(e -> logger.log(Level.WARNING, "snapshot failed", e)));
-    logger.info(String.format("Checkpoint Doctor listening on http://%s:%d (remote-write %s, "
+    logger.info(String.format("Checkpoint Doctor listening on " + Listener.scheme(settings)
+            + "://%s:%d (remote-write %s, "
             + "API /api/v1, metrics /metrics); loaded %s; %d catalog metrics",
         settings.host(), server.actualPort(), "/api/v1/write", loaded.description(),
         catalog.exactNames().size()));

@@ -22,7 +22,9 @@ public record ServiceSettings(
     long maxBodyBytes,
     long maxDecompressedBytes,
     int queueSamples,
-    DetectorSettings detector) {
+    DetectorSettings detector,
+    IngestLimits limits,
+    AccessSettings access) {
 
   static final List<Option> OPTIONS = List.of(
       Option.single("--host", "CPD_HOST", "0.0.0.0", "Address to listen on."),
@@ -55,6 +57,44 @@ public record ServiceSettings(
       Option.repeatable("--host-alias", "CPD_HOST_ALIASES",
           "FLINK_HOST=NODE: joins node_exporter/cAdvisor series to TaskManagers when labels "
               + "do not (env: comma-separated)."),
+      Option.single("--max-samples-per-request", "CPD_MAX_SAMPLES_PER_REQUEST", "1000000",
+          "Most samples in one remote-write request (413 above)."),
+      Option.single("--max-series-per-request", "CPD_MAX_SERIES_PER_REQUEST", "100000",
+          "Most series in one remote-write request (400 above)."),
+      Option.single("--max-labels-per-series", "CPD_MAX_LABELS_PER_SERIES", "64",
+          "Most labels on one series (400 above)."),
+      Option.single("--max-label-name-length", "CPD_MAX_LABEL_NAME_LENGTH", "256",
+          "Longest label name in bytes (400 above)."),
+      Option.single("--max-label-value-length", "CPD_MAX_LABEL_VALUE_LENGTH", "4096",
+          "Longest label value in bytes (400 above)."),
+      Option.single("--max-series", "CPD_MAX_SERIES", "500000",
+          "Most series tracked in total; samples of further new series are dropped and counted."),
+      Option.single("--max-series-per-job", "CPD_MAX_SERIES_PER_JOB", "50000",
+          "Most series tracked per job_name (or Prometheus job); further new ones are dropped."),
+      Option.single("--max-future-skew", "CPD_MAX_FUTURE_SKEW", "10m",
+          "Samples further ahead of this clock are dropped and counted (future_timestamp)."),
+      Option.single("--max-sample-age", "CPD_MAX_SAMPLE_AGE", "off",
+          "Samples older than this are dropped and counted (too_old); off keeps backfill."),
+      Option.single("--write-token", "CPD_WRITE_TOKEN", null,
+          "Bearer token required on the write endpoint."),
+      Option.single("--write-token-file", "CPD_WRITE_TOKEN_FILE", null,
+          "File holding the write bearer token."),
+      Option.single("--write-basic-auth", "CPD_WRITE_BASIC_AUTH", null,
+          "user:password required (basic auth) on the write endpoint."),
+      Option.single("--write-basic-auth-file", "CPD_WRITE_BASIC_AUTH_FILE", null,
+          "File holding user:password for the write endpoint."),
+      Option.single("--api-token", "CPD_API_TOKEN", null,
+          "Bearer token required on the API and /metrics (not /healthz, /readyz)."),
+      Option.single("--api-token-file", "CPD_API_TOKEN_FILE", null,
+          "File holding the API bearer token."),
+      Option.single("--api-basic-auth", "CPD_API_BASIC_AUTH", null,
+          "user:password required (basic auth) on the API and /metrics."),
+      Option.single("--api-basic-auth-file", "CPD_API_BASIC_AUTH_FILE", null,
+          "File holding user:password for the API."),
+      Option.single("--tls-cert", "CPD_TLS_CERT", null,
+          "PEM certificate (chain) to serve HTTPS with; needs --tls-key."),
+      Option.single("--tls-key", "CPD_TLS_KEY", null,
+          "PEM private key (PKCS#8 or PKCS#1) of --tls-cert."),
       Option.single("--help", null, null, "Print this help and exit."));
 
   /** Parses flags over environment over defaults. */
@@ -135,7 +175,29 @@ public record ServiceSettings(
     return new ServiceSettings(value(v, "--host"), intOf(v, "--port", 0, 65535), dataDir,
         durationOf(v, "--snapshot-interval"), longOf(v, "--max-body-bytes", 1024, 1L << 30),
         longOf(v, "--max-decompressed-bytes", 1024, Integer.MAX_VALUE - 8),
-        intOf(v, "--queue-samples", 1000, 100_000_000), detector);
+        intOf(v, "--queue-samples", 1000, 100_000_000), detector, limitsOf(v), accessOf(v));
+  }
+
+  private static IngestLimits limitsOf(Map<String, List<String>> v) throws SettingsException {
+    String age = value(v, "--max-sample-age");
+    return new IngestLimits(intOf(v, "--max-series-per-request", 1, 10_000_000),
+        intOf(v, "--max-labels-per-series", 1, 10_000),
+        intOf(v, "--max-label-name-length", 1, 1 << 20),
+        intOf(v, "--max-label-value-length", 1, 1 << 24),
+        intOf(v, "--max-samples-per-request", 1, 100_000_000),
+        intOf(v, "--max-series", 1, 100_000_000), intOf(v, "--max-series-per-job", 1, 100_000_000),
+        durationOf(v, "--max-future-skew"),
+        age.equalsIgnoreCase("off") ? null : parseDuration("--max-sample-age", age));
+  }
+
+  private static AccessSettings accessOf(Map<String, List<String>> v) throws SettingsException {
+    return AccessSettings.of(
+        AccessSettings.credentials("write", value(v, "--write-token"),
+            value(v, "--write-token-file"), value(v, "--write-basic-auth"),
+            value(v, "--write-basic-auth-file")),
+        AccessSettings.credentials("api", value(v, "--api-token"), value(v, "--api-token-file"),
+            value(v, "--api-basic-auth"), value(v, "--api-basic-auth-file")),
+        value(v, "--tls-cert"), value(v, "--tls-key"));
   }
 
   private static String value(Map<String, List<String>> v, String flag) {

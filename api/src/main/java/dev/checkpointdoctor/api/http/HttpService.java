@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -31,17 +32,23 @@ public final class HttpService {
 
   public static Router router(Vertx vertx, Detector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
-      SeriesStore series, BooleanSupplier ready) {
+      SeriesStore series, BooleanSupplier ready, IngressPolicy policy) {
     Router router = Router.router(vertx);
     router.route().handler(ctx -> {
       ctx.addHeadersEndHandler(v -> metrics.request(routeLabel(ctx),
           ctx.response().getStatusCode()));
       ctx.next();
     });
+    // Everything but the probes and the write path (guarded below, before its body is read).
+    router.route().handler(new AccessGuard(policy.api(),
+        Set.of("/healthz", "/readyz", RemoteWriteHandler.PATH), () -> { }));
 
+    // A route of its own: Vert.x wants body handlers first on a route.
+    router.post(RemoteWriteHandler.PATH).handler(new AccessGuard(policy.write(), Set.of(),
+        () -> metrics.rejected(DropReason.UNAUTHORIZED)));
     router.post(RemoteWriteHandler.PATH)
         .handler(BodyHandler.create(false).setBodyLimit(limits.maxCompressedBytes()))
-        .handler(new RemoteWriteHandler(metrics, worker, limits, filter));
+        .handler(new RemoteWriteHandler(metrics, worker, limits, filter, policy));
 
     ApiRoutes api = new ApiRoutes(vertx, detector);
     router.get("/api/v1/jobs").handler(api::jobs);

@@ -1,6 +1,7 @@
 package dev.checkpointdoctor.api.http;
 
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
+import dev.checkpointdoctor.api.ingest.SampleScreen;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics.DropReason;
 import dev.checkpointdoctor.detector.model.MetricNameFilter;
@@ -24,11 +25,13 @@ final class RemoteWriteHandler implements Handler<RoutingContext> {
   private final ServiceMetrics metrics;
   private final DetectorWorker worker;
   private final ThreadLocal<RemoteWriteDecoder> decoders;
+  private final IngressPolicy policy;
 
   RemoteWriteHandler(ServiceMetrics metrics, DetectorWorker worker, DecodeLimits limits,
-      MetricNameFilter filter) {
+      MetricNameFilter filter, IngressPolicy policy) {
     this.metrics = metrics;
     this.worker = worker;
+    this.policy = policy;
     this.decoders = ThreadLocal.withInitial(() -> new RemoteWriteDecoder(limits, filter));
   }
 
@@ -56,8 +59,20 @@ final class RemoteWriteHandler implements Handler<RoutingContext> {
     } finally {
       metrics.decodeTook(System.nanoTime() - started);
     }
+    if (write.sampleCount() > policy.maxSamplesPerRequest()) {
+      metrics.rejected(DropReason.TOO_LARGE);
+      Responses.error(ctx, 413, "request has " + write.sampleCount() + " samples, limit "
+          + policy.maxSamplesPerRequest() + " (raise --max-samples-per-request or lower "
+          + "Prometheus' max_samples_per_send)");
+      return;
+    }
     metrics.received(write.sampleCount(), write.metadataCount());
     metrics.dropped(DropReason.UNUSED_METRIC, write.unusedSampleCount());
+    SampleScreen.Result screened = policy.screen().screen(write);
+    write = screened.write();
+    metrics.dropped(DropReason.NON_FINITE, screened.nonFinite());
+    metrics.dropped(DropReason.FUTURE_TIMESTAMP, screened.future());
+    metrics.dropped(DropReason.TOO_OLD, screened.tooOld());
     if (write.acceptedSampleCount() == 0) {
       ctx.response().setStatusCode(204).end();
       return;

@@ -35,7 +35,17 @@ public final class ServiceMetrics {
     /** Wrong Content-Encoding or Content-Type (415). */
     UNSUPPORTED_MEDIA_TYPE,
     /** The detector queue was full (503, Prometheus retries). */
-    OVERLOADED;
+    OVERLOADED,
+    /** NaN or ±Inf value (not the stale marker): accepted request, sample not used. */
+    NON_FINITE,
+    /** Timestamp further ahead of the wall clock than --max-future-skew. */
+    FUTURE_TIMESTAMP,
+    /** Timestamp older than --max-sample-age. */
+    TOO_OLD,
+    /** Missing or wrong credentials on the write endpoint (401). */
+    UNAUTHORIZED,
+    /** A new series over --max-series or --max-series-per-job (detector only). */
+    CARDINALITY_LIMIT;
 
     public String label() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -91,6 +101,7 @@ public final class ServiceMetrics {
           cb.call(stats.outOfOrder(), DropReason.OUT_OF_ORDER.label());
           cb.call(stats.duplicate(), DropReason.DUPLICATE.label());
           cb.call(stats.unusedMetric(), DropReason.UNUSED_METRIC.label());
+          cb.call(stats.cardinalityLimit(), DropReason.CARDINALITY_LIMIT.label());
         }).register(registry);
     CounterWithCallback.builder().name(PREFIX + "stale_markers")
         .help("Prometheus stale markers received; each ends a series.")

@@ -35,6 +35,7 @@ public final class Detector {
   private final DetectorStats stats = new DetectorStats();
   private final Map<Labels, SeriesCursor> series = new HashMap<>();
   private final SignalBook book;
+  private SeriesBudget budget = SeriesBudget.unlimited();
   private long eventTimeMs = Long.MIN_VALUE;
   // Published after every batch so /metrics can read them without waiting for the lock.
   private volatile int trackedSeriesGauge;
@@ -72,6 +73,14 @@ public final class Detector {
     return settings;
   }
 
+  /**
+   * Caps the series the detector keeps state for (call before the first sample; series that are
+   * already tracked are not counted).
+   */
+  public synchronized void limitSeries(int maxTotal, int maxPerJob) {
+    budget = new SeriesBudget(maxTotal, maxPerJob);
+  }
+
   public DetectorStats stats() {
     return stats;
   }
@@ -86,6 +95,10 @@ public final class Detector {
       MetricRule rule = catalog.ruleFor(labels.metricName());
       if (rule == null) {
         stats.unusedMetric.addAndGet(timestamps.length);
+        return;
+      }
+      if (!budget.tryAdd(labels)) {
+        stats.cardinalityLimit.addAndGet(timestamps.length);
         return;
       }
       cursor = new SeriesCursor(rule);

@@ -13,6 +13,7 @@ public final class DetectorStats {
   final AtomicLong staleMarkers = new AtomicLong();
   final AtomicLong unusedMetric = new AtomicLong();
   final AtomicLong observations = new AtomicLong();
+  final AtomicLong cardinalityLimit = new AtomicLong();
 
   /** Samples that reached signal extraction. */
   public long processed() {
@@ -42,5 +43,10 @@ public final class DetectorStats {
   /** Signal observations produced from samples. */
   public long observations() {
     return observations.get();
+  }
+
+  /** Samples of new series refused because a tracked-series limit was reached. */
+  public long cardinalityLimit() {
+    return cardinalityLimit.get();
   }
 }
