@@ -1,5 +1,7 @@
 package dev.checkpointdoctor.api.app;
 
+import dev.checkpointdoctor.api.alerting.AlertNotifier;
+import dev.checkpointdoctor.api.history.InfluxHistory;
 import dev.checkpointdoctor.api.http.HttpService;
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
@@ -9,8 +11,11 @@ import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import dev.checkpointdoctor.detector.model.JobSummary;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -29,10 +34,13 @@ public final class CheckpointDoctor implements AutoCloseable {
   private final Vertx vertx;
   private final HttpServer server;
   private final long snapshotTimer;
+  private final AlertNotifier alerts;
+  private final InfluxHistory history;
   private volatile boolean stopped;
 
   private CheckpointDoctor(ServiceSettings settings, SnapshotStore snapshots, Detector detector,
-      DetectorWorker worker, Vertx vertx, HttpServer server, long snapshotTimer) {
+      DetectorWorker worker, Vertx vertx, HttpServer server, long snapshotTimer,
+      AlertNotifier alerts, InfluxHistory history) {
     this.settings = settings;
     this.snapshots = snapshots;
     this.detector = detector;
@@ -40,6 +48,8 @@ public final class CheckpointDoctor implements AutoCloseable {
     this.vertx = vertx;
     this.server = server;
     this.snapshotTimer = snapshotTimer;
+    this.alerts = alerts;
+    this.history = history;
   }
 
   public static CheckpointDoctor start(ServiceSettings settings, Clock clock) throws Exception {
@@ -59,6 +69,20 @@ public final class CheckpointDoctor implements AutoCloseable {
     DetectorWorker worker = new DetectorWorker(detector, settings.queueSamples());
     ServiceMetrics metrics = new ServiceMetrics();
     metrics.bindDetector(detector, worker::queuedSamples);
+    InfluxHistory history = null;
+    if (settings.influx() != null) {
+      history = new InfluxHistory(settings.influx(), metrics, Duration.ofSeconds(1),
+          InfluxHistory.BUFFER_POINTS);
+      detector.addListener(history);
+    }
+    AlertNotifier alerts = null;
+    if (settings.alerting().enabled()) {
+      alerts = new AlertNotifier(settings.alerting(), clock, detector::diagnosis, metrics);
+      for (JobSummary job : detector.jobs()) {
+        detector.diagnosis(job.job()).ifPresent(alerts::restored);
+      }
+      detector.addListener(alerts);
+    }
     Vertx vertx = Vertx.vertx();
     DecodeLimits limits = new DecodeLimits((int) settings.maxBodyBytes(),
         (int) settings.maxDecompressedBytes(), DecodeLimits.defaults().maxSeriesPerRequest(),
@@ -73,11 +97,29 @@ public final class CheckpointDoctor implements AutoCloseable {
           .listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
       worker.close();
+      if (alerts != null) {
+        alerts.close();
+      }
+      if (history != null) {
+        history.close();
+      }
       vertx.close();
       throw new IOException("cannot listen on " + settings.host() + ":" + settings.port() + ": "
           + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
     }
     Detector d = detector;
+    if (history != null) {
+      logger.info("writing history to " + settings.influx().url() + " database "
+          + settings.influx().database());
+    }
+    if (alerts != null) {
+      String external = settings.alerting().externalUrl() != null
+          ? settings.alerting().externalUrl() : defaultExternalUrl(settings.host(),
+              server.actualPort());
+      alerts.start(external);
+      logger.info("sending alerts to " + settings.alerting().alertmanagers() + " every "
+          + settings.alerting().resendInterval() + "; links under " + external);
+    }
     long timer = vertx.setPeriodic(settings.snapshotInterval().toMillis(),
         id -> vertx.executeBlocking(() -> {
           snapshots.save(d.snapshot());
@@ -87,7 +129,24 @@ public final class CheckpointDoctor implements AutoCloseable {
             + "API /api/v1, metrics /metrics); loaded %s; %d catalog metrics",
         settings.host(), server.actualPort(), "/api/v1/write", loaded.description(),
         catalog.exactNames().size()));
-    return new CheckpointDoctor(settings, snapshots, detector, worker, vertx, server, timer);
+    return new CheckpointDoctor(settings, snapshots, detector, worker, vertx, server, timer,
+        alerts, history);
+  }
+
+  /** Like Prometheus: the host as configured, or this machine's name when bound to any. */
+  static String defaultExternalUrl(String host, int port) {
+    String h = host;
+    if (h.equals("0.0.0.0") || h.equals("::") || h.isBlank()) {
+      try {
+        h = InetAddress.getLocalHost().getHostName();
+      } catch (IOException e) {
+        h = "localhost";
+      }
+    }
+    if (h.contains(":") && !h.startsWith("[")) {
+      h = "[" + h + "]";
+    }
+    return "http://" + h + ":" + port;
   }
 
   public int port() {
@@ -115,6 +174,12 @@ public final class CheckpointDoctor implements AutoCloseable {
     vertx.cancelTimer(snapshotTimer);
     server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     worker.close();
+    if (alerts != null) {
+      alerts.close();
+    }
+    if (history != null) {
+      history.close();
+    }
     snapshots.save(detector.snapshot());
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     logger.info("stopped; state saved to " + snapshots.file());

@@ -36,7 +36,7 @@ class ApiContractTest {
       assertThat(documented).containsExactlyInAnyOrderElementsOf(
           List.of("/api/v1/write", "/api/v1/jobs", "/api/v1/jobs/:job",
               "/api/v1/jobs/:job/baselines", "/api/v1/anomalies", "/api/v1/openapi.yaml",
-              "/healthz", "/readyz", "/metrics"));
+              "/docs/:path", "/healthz", "/readyz", "/metrics"));
       assertThat(Files.readString(Path.of("src/main/resources/openapi.yaml")))
           .isEqualTo(r.body());
     }
