@@ -21,6 +21,7 @@ import org.influxdb.InfluxDBFactory;
 import org.influxdb.dto.BatchPoints;
 import org.influxdb.dto.Point;
 import org.influxdb.dto.Query;
+import org.influxdb.dto.QueryResult;
 
 /**
  * Writes the detector's evaluations, anomalies and diagnoses to InfluxDB 1.x in batches from its
@@ -97,6 +98,12 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
   private void run() {
     List<Point> batch = new ArrayList<>(BATCH_POINTS);
     Duration backoff = FIRST_BACKOFF;
+    try {
+      createDatabase();
+    } catch (RuntimeException e) {
+      // Not fatal: InfluxDB may come later; the first write tries again.
+      noteFailure(e.toString());
+    }
     while (true) {
       try {
         if (batch.isEmpty() && !fill(batch)) {
@@ -157,9 +164,7 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
     }
     try {
       if (!databaseReady) {
-        // Idempotent in InfluxDB 1.x; also recreates a database dropped while we ran.
-        influx.query(new Query("CREATE DATABASE \"" + database + "\"", null, true));
-        databaseReady = true;
+        createDatabase();
       }
       influx.write(BatchPoints.database(database).precision(TimeUnit.MILLISECONDS)
           .points(batch).build());
@@ -186,6 +191,15 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
     }
     metrics.historyWriteFailed();
     return false;
+  }
+
+  /** Idempotent in InfluxDB 1.x; also recreates a database dropped while we ran. */
+  private void createDatabase() {
+    QueryResult r = influx.query(new Query("CREATE DATABASE \"" + database + "\"", null, true));
+    if (r.hasError()) {
+      throw new InfluxDBException(r.getError());
+    }
+    databaseReady = true;
   }
 
   private void noteFailure(String why) {
