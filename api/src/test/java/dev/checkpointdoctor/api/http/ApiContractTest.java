@@ -91,6 +91,25 @@ class ApiContractTest {
   }
 
   @Test
+  void docsPagesAreServedAsMarkdownAndNothingElseOfTheClasspath(@TempDir Path dir)
+      throws Exception {
+    try (CheckpointDoctor s = TestService.start(dir)) {
+      HttpResponse<String> page = Http.get(TestService.url(s, "/docs/causes/unknown.md"));
+      assertThat(page.statusCode()).isEqualTo(200);
+      assertThat(page.headers().firstValue("Content-Type")).hasValue(
+          "text/markdown; charset=utf-8");
+      assertThat(page.body()).isEqualTo(Files.readString(Path.of("..", "docs", "causes",
+          "unknown.md")));
+      assertThat(Http.get(TestService.url(s, "/docs/causes/no_such_cause.md")).statusCode())
+          .isEqualTo(404);
+      assertThat(Http.get(TestService.url(s, "/docs/../openapi.yaml")).statusCode())
+          .isEqualTo(404);
+      assertThat(Http.get(TestService.url(s, "/docs/%2e%2e/openapi.yaml")).statusCode())
+          .isEqualTo(404);
+    }
+  }
+
+  @Test
   void errorsAreJsonWithAMessage(@TempDir Path dir) throws Exception {
     try (CheckpointDoctor s = TestService.start(dir)) {
       HttpResponse<String> unknownJob = Http.get(TestService.url(s, "/api/v1/jobs/nope"));
