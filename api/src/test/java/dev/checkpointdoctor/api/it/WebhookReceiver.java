@@ -12,7 +12,7 @@ import java.util.function.Predicate;
 
 /** Alertmanager's webhook receiver inside the test: keeps every notification, per path. */
 public final class WebhookReceiver implements AutoCloseable {
-  public record Notification(String path, JsonObject body) {}
+  public record Notification(String path, JsonObject body, String raw) {}
 
   private final HttpServer server;
   private final List<Notification> received = new CopyOnWriteArrayList<>();
@@ -20,13 +20,17 @@ public final class WebhookReceiver implements AutoCloseable {
   public WebhookReceiver() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext("/", exchange -> {
+      String raw;
       try (InputStream in = exchange.getRequestBody()) {
-        received.add(new Notification(exchange.getRequestURI().getPath(),
-            new JsonObject(new String(in.readAllBytes(), StandardCharsets.UTF_8))));
-      } catch (RuntimeException e) {
-        received.add(new Notification(exchange.getRequestURI().getPath(),
-            new JsonObject().put("unparsable", e.toString())));
+        raw = new String(in.readAllBytes(), StandardCharsets.UTF_8);
       }
+      JsonObject body;
+      try {
+        body = new JsonObject(raw);
+      } catch (RuntimeException e) {
+        body = new JsonObject().put("unparsable", e.toString());
+      }
+      received.add(new Notification(exchange.getRequestURI().getPath(), body, raw));
       exchange.sendResponseHeaders(200, -1);
       exchange.close();
     });
