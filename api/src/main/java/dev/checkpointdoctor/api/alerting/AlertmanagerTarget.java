@@ -37,7 +37,7 @@ final class AlertmanagerTarget implements AutoCloseable {
   private final LinkedHashMap<Map<String, String>, Alert> pending = new LinkedHashMap<>();
   private final Thread sender;
   private boolean closed;
-  private boolean failing;
+  private volatile boolean failing;
 
   AlertmanagerTarget(URI baseUrl, HttpClient client, ServiceMetrics metrics, int capacity,
       Duration maxBackoff, Duration requestTimeout) {
