@@ -1,5 +1,7 @@
 package dev.checkpointdoctor.api.app;
 
+import dev.checkpointdoctor.api.alerting.AlertNotifier;
+import dev.checkpointdoctor.api.history.InfluxHistory;
 import dev.checkpointdoctor.api.http.HttpService;
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
@@ -11,8 +13,11 @@ import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import dev.checkpointdoctor.detector.model.JobSummary;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -32,11 +37,13 @@ public final class CheckpointDoctor implements AutoCloseable {
   private final Vertx vertx;
   private final HttpServer server;
   private final long snapshotTimer;
+  private final AlertNotifier alerts;
+  private final InfluxHistory history;
   private volatile boolean stopped;
 
   private CheckpointDoctor(ServiceSettings settings, SnapshotStore snapshots, Detector detector,
       DetectorWorker worker, SeriesFeed seriesFeed, Vertx vertx, HttpServer server,
-      long snapshotTimer) {
+      long snapshotTimer, AlertNotifier alerts, InfluxHistory history) {
     this.settings = settings;
     this.snapshots = snapshots;
     this.detector = detector;
@@ -45,6 +52,8 @@ public final class CheckpointDoctor implements AutoCloseable {
     this.vertx = vertx;
     this.server = server;
     this.snapshotTimer = snapshotTimer;
+    this.alerts = alerts;
+    this.history = history;
   }
 
   public static CheckpointDoctor start(ServiceSettings settings, Clock clock) throws Exception {
@@ -68,6 +77,20 @@ public final class CheckpointDoctor implements AutoCloseable {
     DetectorWorker worker = new DetectorWorker(detector, settings.queueSamples());
     ServiceMetrics metrics = new ServiceMetrics();
     metrics.bindDetector(detector, worker::queuedSamples);
+    InfluxHistory history = null;
+    if (settings.influx() != null) {
+      history = new InfluxHistory(settings.influx(), metrics, Duration.ofSeconds(1),
+          InfluxHistory.BUFFER_POINTS);
+      detector.addListener(history);
+    }
+    AlertNotifier alerts = null;
+    if (settings.alerting().enabled()) {
+      alerts = new AlertNotifier(settings.alerting(), clock, detector::diagnosis, metrics);
+      for (JobSummary job : detector.jobs()) {
+        detector.diagnosis(job.job()).ifPresent(alerts::restored);
+      }
+      detector.addListener(alerts);
+    }
     Vertx vertx = Vertx.vertx();
     DecodeLimits limits = settings.limits().decodeLimits(settings.maxBodyBytes(),
         settings.maxDecompressedBytes());
@@ -80,11 +103,29 @@ public final class CheckpointDoctor implements AutoCloseable {
     } catch (Exception e) {
       worker.close();
       seriesFeed.close();
+      if (alerts != null) {
+        alerts.close();
+      }
+      if (history != null) {
+        history.close();
+      }
       vertx.close();
       throw new IOException("cannot listen on " + settings.host() + ":" + settings.port() + ": "
           + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
     }
     Detector d = detector;
+    if (history != null) {
+      logger.info("writing history to " + settings.influx().url() + " database "
+          + settings.influx().database());
+    }
+    if (alerts != null) {
+      String external = settings.alerting().externalUrl() != null
+          ? settings.alerting().externalUrl() : defaultExternalUrl(settings.host(),
+              server.actualPort());
+      alerts.start(external);
+      logger.info("sending alerts to " + settings.alerting().alertmanagers() + " every "
+          + settings.alerting().resendInterval() + "; links under " + external);
+    }
     long timer = vertx.setPeriodic(settings.snapshotInterval().toMillis(),
         id -> vertx.executeBlocking(() -> {
           snapshots.save(d.snapshot());
@@ -96,7 +137,23 @@ public final class CheckpointDoctor implements AutoCloseable {
         settings.host(), server.actualPort(), "/api/v1/write", loaded.description(),
         catalog.exactNames().size()));
     return new CheckpointDoctor(settings, snapshots, detector, worker, seriesFeed, vertx, server,
-        timer);
+        timer, alerts, history);
+  }
+
+  /** Like Prometheus: the host as configured, or this machine's name when bound to any. */
+  static String defaultExternalUrl(String host, int port) {
+    String h = host;
+    if (h.equals("0.0.0.0") || h.equals("::") || h.isBlank()) {
+      try {
+        h = InetAddress.getLocalHost().getHostName();
+      } catch (IOException e) {
+        h = "localhost";
+      }
+    }
+    if (h.contains(":") && !h.startsWith("[")) {
+      h = "[" + h + "]";
+    }
+    return "http://" + h + ":" + port;
   }
 
   public int port() {
@@ -125,6 +182,12 @@ public final class CheckpointDoctor implements AutoCloseable {
     server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     worker.close();
     seriesFeed.close();
+    if (alerts != null) {
+      alerts.close();
+    }
+    if (history != null) {
+      history.close();
+    }
     snapshots.save(detector.snapshot());
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     logger.info("stopped; state saved to " + snapshots.file());

@@ -1,6 +1,9 @@
 package dev.checkpointdoctor.api.app;
 
+import dev.checkpointdoctor.api.alerting.AlertingSettings;
+import dev.checkpointdoctor.api.history.InfluxSettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +27,9 @@ public record ServiceSettings(
     int queueSamples,
     DetectorSettings detector,
     IngestLimits limits,
-    AccessSettings access) {
+    AccessSettings access,
+    AlertingSettings alerting,
+    InfluxSettings influx) {
 
   static final List<Option> OPTIONS = List.of(
       Option.single("--host", "CPD_HOST", "0.0.0.0", "Address to listen on."),
@@ -95,6 +100,21 @@ public record ServiceSettings(
           "PEM certificate (chain) to serve HTTPS with; needs --tls-key."),
       Option.single("--tls-key", "CPD_TLS_KEY", null,
           "PEM private key (PKCS#8 or PKCS#1) of --tls-cert."),
+      Option.repeatable("--alertmanager-url", "CPD_ALERTMANAGER_URLS",
+          "Alertmanager base URL, e.g. http://am:9093; every URL gets every alert, as Prometheus "
+              + "does for an HA pair (env: comma-separated). No URL: no alerts."),
+      Option.single("--alert-resend-interval", "CPD_ALERT_RESEND_INTERVAL", "1m",
+          "How often firing alerts are re-sent; they carry endsAt = now + 4 x this."),
+      Option.single("--external-url", "CPD_EXTERNAL_URL", null,
+          "URL under which users reach this service (alert generatorURL and runbook_url); "
+              + "default http://<host>:<port>."),
+      Option.single("--influx-url", "CPD_INFLUX_URL", null,
+          "InfluxDB 1.x URL, e.g. http://influx:8086; history is written only when set."),
+      Option.single("--influx-db", "CPD_INFLUX_DB", "checkpoint_doctor",
+          "InfluxDB database for history (created on start when missing)."),
+      Option.single("--influx-user", "CPD_INFLUX_USER", null, "InfluxDB user (optional)."),
+      Option.single("--influx-password", "CPD_INFLUX_PASSWORD", null,
+          "InfluxDB password (optional; prefer the environment variable)."),
       Option.single("--help", null, null, "Print this help and exit."));
 
   /** Parses flags over environment over defaults. */
@@ -175,7 +195,8 @@ public record ServiceSettings(
     return new ServiceSettings(value(v, "--host"), intOf(v, "--port", 0, 65535), dataDir,
         durationOf(v, "--snapshot-interval"), longOf(v, "--max-body-bytes", 1024, 1L << 30),
         longOf(v, "--max-decompressed-bytes", 1024, Integer.MAX_VALUE - 8),
-        intOf(v, "--queue-samples", 1000, 100_000_000), detector, limitsOf(v), accessOf(v));
+        intOf(v, "--queue-samples", 1000, 100_000_000), detector, limitsOf(v), accessOf(v),
+        alerting(v), influx(v));
   }
 
   private static IngestLimits limitsOf(Map<String, List<String>> v) throws SettingsException {
@@ -198,6 +219,53 @@ public record ServiceSettings(
         AccessSettings.credentials("api", value(v, "--api-token"), value(v, "--api-token-file"),
             value(v, "--api-basic-auth"), value(v, "--api-basic-auth-file")),
         value(v, "--tls-cert"), value(v, "--tls-key"));
+  }
+
+  private static AlertingSettings alerting(Map<String, List<String>> v)
+      throws SettingsException {
+    List<URI> urls = new ArrayList<>();
+    for (String u : v.getOrDefault("--alertmanager-url", List.of())) {
+      urls.add(httpUrl("--alertmanager-url", u));
+    }
+    String external = value(v, "--external-url");
+    if (external != null && !external.isBlank()) {
+      external = httpUrl("--external-url", external).toString();
+    } else {
+      external = null;
+    }
+    return new AlertingSettings(urls, durationOf(v, "--alert-resend-interval"), external);
+  }
+
+  private static InfluxSettings influx(Map<String, List<String>> v) throws SettingsException {
+    String url = value(v, "--influx-url");
+    if (url == null || url.isBlank()) {
+      return null;
+    }
+    String db = value(v, "--influx-db");
+    if (db == null || db.isBlank() || db.contains("\"") || db.contains("\n")) {
+      throw new SettingsException("--influx-db must be a plain database name, got \"" + db
+          + "\"");
+    }
+    return new InfluxSettings(httpUrl("--influx-url", url).toString(), db,
+        value(v, "--influx-user"), value(v, "--influx-password"));
+  }
+
+  private static URI httpUrl(String flag, String s) throws SettingsException {
+    String trimmed = s.trim();
+    while (trimmed.endsWith("/")) {
+      trimmed = trimmed.substring(0, trimmed.length() - 1);
+    }
+    try {
+      URI uri = new URI(trimmed);
+      if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          && uri.getHost() != null) {
+        return uri;
+      }
+    } catch (java.net.URISyntaxException e) {
+      // reported below with the flag's name
+    }
+    throw new SettingsException(flag + " must be an http(s) URL like http://host:9093, got \""
+        + s + "\"");
   }
 
   private static String value(Map<String, List<String>> v, String flag) {
@@ -287,7 +355,7 @@ public record ServiceSettings(
         .append("Usage: java -jar checkpoint-doctor.jar [OPTIONS]\n\nOptions (flag, env):\n");
     for (Option o : OPTIONS) {
       sb.append(String.format("  %-28s %s%n", o.flag() + (o.flag().equals("--help") ? ""
-          : o.repeatable() ? " K=V (repeatable)" : " VALUE"), o.description()));
+          : o.repeatable() ? " VALUE (repeatable)" : " VALUE"), o.description()));
       if (o.env() != null) {
         sb.append(String.format("  %-28s env %s%s%n", "", o.env(),
             o.defaultValue() == null ? "" : ", default " + o.defaultValue()));

@@ -62,6 +62,7 @@ public final class HttpService {
     byte[] openapi = resource("openapi.yaml");
     router.get(OPENAPI_PATH).handler(ctx -> ctx.response()
         .putHeader("Content-Type", "application/yaml").end(Buffer.buffer(openapi)));
+    router.get(DocsHandler.ROUTE).handler(new DocsHandler());
     router.get("/healthz").handler(ctx -> Responses.json(ctx, 200,
         new JsonObject().put("status", "ok")));
     router.get("/readyz").handler(ctx -> {

@@ -61,6 +61,11 @@ public final class ServiceMetrics {
   private final Counter requestsRejected;
   private final Counter metadataReceived;
   private final Histogram decodeSeconds;
+  private final Counter alertsSent;
+  private final Counter alertsDropped;
+  private final Counter historyPointsWritten;
+  private final Counter historyPointsDropped;
+  private final Counter historyWriteFailures;
 
   public ServiceMetrics() {
     requests = Counter.builder().name(PREFIX + "http_requests")
@@ -81,6 +86,19 @@ public final class ServiceMetrics {
         .help("Time to decompress, decode and validate one remote-write request.")
         .classicUpperBounds(0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05)
         .register(registry);
+    alertsSent = Counter.builder().name(PREFIX + "alerts_sent")
+        .help("Alerts posted to an Alertmanager, by result (success, or failure: will be "
+            + "retried).").labelNames("alertmanager", "result").register(registry);
+    alertsDropped = Counter.builder().name(PREFIX + "alerts_dropped")
+        .help("Alerts given up without delivery, by Alertmanager and reason (buffer_full, "
+            + "rejected, shutdown).").labelNames("alertmanager", "reason").register(registry);
+    historyPointsWritten = Counter.builder().name(PREFIX + "history_points_written")
+        .help("Points written to InfluxDB.").register(registry);
+    historyPointsDropped = Counter.builder().name(PREFIX + "history_points_dropped")
+        .help("History points given up without writing, by reason (buffer_full, rejected, "
+            + "shutdown).").labelNames("reason").register(registry);
+    historyWriteFailures = Counter.builder().name(PREFIX + "history_write_failures")
+        .help("Failed InfluxDB batch writes (each is retried).").register(registry);
     for (DropReason r : DropReason.values()) {
       samplesDropped.labelValues(r.label());
       requestsRejected.labelValues(r.label());
@@ -151,6 +169,33 @@ public final class ServiceMetrics {
 
   public void decodeTook(long nanos) {
     decodeSeconds.observe(nanos / 1e9);
+  }
+
+  public void alertsSent(String alertmanager, boolean success, int alerts) {
+    alertsSent.labelValues(alertmanager, success ? "success" : "failure").inc(alerts);
+  }
+
+  /** Makes both series visible at 0 before the first send, so rate() and alerts work. */
+  public void alertmanagerKnown(String alertmanager) {
+    alertsSent.labelValues(alertmanager, "success");
+    alertsSent.labelValues(alertmanager, "failure");
+    alertsDropped.labelValues(alertmanager, "buffer_full");
+  }
+
+  public void alertsDropped(String alertmanager, String reason, int alerts) {
+    alertsDropped.labelValues(alertmanager, reason).inc(alerts);
+  }
+
+  public void historyWritten(int points) {
+    historyPointsWritten.inc(points);
+  }
+
+  public void historyDropped(String reason, int points) {
+    historyPointsDropped.labelValues(reason).inc(points);
+  }
+
+  public void historyWriteFailed() {
+    historyWriteFailures.inc();
   }
 
   public String contentType() {

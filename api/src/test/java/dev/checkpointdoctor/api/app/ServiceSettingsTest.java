@@ -67,6 +67,44 @@ class ServiceSettingsTest {
   }
 
   @Test
+  void alertingAndHistoryAreOffByDefault() throws Exception {
+    ServiceSettings s = ServiceSettings.parse(List.of(), Map.of());
+    assertThat(s.alerting().enabled()).isFalse();
+    assertThat(s.alerting().resendInterval()).isEqualTo(java.time.Duration.ofMinutes(1));
+    assertThat(s.alerting().externalUrl()).isNull();
+    assertThat(s.influx()).isNull();
+  }
+
+  @Test
+  void everyAlertmanagerUrlIsKeptAndInfluxComesFromFlagsOrEnvironment() throws Exception {
+    ServiceSettings s = ServiceSettings.parse(List.of("--alertmanager-url", "http://am-0:9093/",
+            "--alertmanager-url=http://am-1:9093", "--alert-resend-interval", "30s",
+            "--external-url", "https://doctor.example/"),
+        Map.of("CPD_INFLUX_URL", "http://influx:8086", "CPD_INFLUX_USER", "w",
+            "CPD_INFLUX_PASSWORD", "secret"));
+    assertThat(s.alerting().alertmanagers()).extracting(Object::toString)
+        .containsExactly("http://am-0:9093", "http://am-1:9093");
+    assertThat(s.alerting().resendInterval()).isEqualTo(java.time.Duration.ofSeconds(30));
+    assertThat(s.alerting().externalUrl()).isEqualTo("https://doctor.example");
+    assertThat(s.influx().url()).isEqualTo("http://influx:8086");
+    assertThat(s.influx().database()).isEqualTo("checkpoint_doctor");
+    assertThat(s.influx().user()).isEqualTo("w");
+    assertThat(s.influx().password()).isEqualTo("secret");
+    assertThat(s.toString()).doesNotContain("secret");
+    ServiceSettings env = ServiceSettings.parse(List.of(),
+        Map.of("CPD_ALERTMANAGER_URLS", "http://a:9093, http://b:9093"));
+    assertThat(env.alerting().alertmanagers()).hasSize(2);
+  }
+
+  @Test
+  void badUrlsFailWithTheFlag() {
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--alertmanager-url", "am:9093"),
+        Map.of())).hasMessageContaining("--alertmanager-url").hasMessageContaining("am:9093");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--influx-url", "ftp://x"),
+        Map.of())).hasMessageContaining("--influx-url");
+  }
+
+  @Test
   void durationsInPrometheusStyle() throws Exception {
     assertThat(ServiceSettings.parseDuration("--x", "250ms")).isEqualTo(Duration.ofMillis(250));
     assertThat(ServiceSettings.parseDuration("--x", "10m")).isEqualTo(Duration.ofMinutes(10));

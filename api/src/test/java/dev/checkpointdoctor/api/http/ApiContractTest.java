@@ -36,8 +36,7 @@ class ApiContractTest {
       assertThat(documented).containsExactlyInAnyOrderElementsOf(
           List.of("/api/v1/write", "/api/v1/jobs", "/api/v1/jobs/:job",
               "/api/v1/jobs/:job/baselines", "/api/v1/jobs/:job/series", "/api/v1/anomalies",
-              "/api/v1/openapi.yaml",
-              "/healthz", "/readyz", "/metrics"));
+              "/api/v1/openapi.yaml", "/docs/:path", "/healthz", "/readyz", "/metrics"));
       assertThat(Files.readString(Path.of("src/main/resources/openapi.yaml")))
           .isEqualTo(r.body());
     }
@@ -88,6 +87,25 @@ class ApiContractTest {
 
       assertThat(new JsonObject(Http.get(TestService.url(s,
           "/api/v1/anomalies?state=resolved")).body()).getJsonArray("anomalies")).isEmpty();
+    }
+  }
+
+  @Test
+  void docsPagesAreServedAsMarkdownAndNothingElseOfTheClasspath(@TempDir Path dir)
+      throws Exception {
+    try (CheckpointDoctor s = TestService.start(dir)) {
+      HttpResponse<String> page = Http.get(TestService.url(s, "/docs/causes/unknown.md"));
+      assertThat(page.statusCode()).isEqualTo(200);
+      assertThat(page.headers().firstValue("Content-Type")).hasValue(
+          "text/markdown; charset=utf-8");
+      assertThat(page.body()).isEqualTo(Files.readString(Path.of("..", "docs", "causes",
+          "unknown.md")));
+      assertThat(Http.get(TestService.url(s, "/docs/causes/no_such_cause.md")).statusCode())
+          .isEqualTo(404);
+      assertThat(Http.get(TestService.url(s, "/docs/../openapi.yaml")).statusCode())
+          .isEqualTo(404);
+      assertThat(Http.get(TestService.url(s, "/docs/%2e%2e/openapi.yaml")).statusCode())
+          .isEqualTo(404);
     }
   }
 

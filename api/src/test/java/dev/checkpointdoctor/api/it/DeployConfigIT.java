@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The operator snippets in deploy/ are valid and keep exactly what the catalog uses. */
 class DeployConfigIT {
   static final Path REMOTE_WRITE = Path.of("..", "deploy", "prometheus", "remote-write.yml");
+  static final Path ALERTMANAGER = Path.of("..", "deploy", "alertmanager", "alertmanager.yml");
 
   @Test
   void keepRegexMatchesTheCatalog() throws Exception {
@@ -42,5 +43,24 @@ class DeployConfigIT {
     String out = new String(p.getInputStream().readAllBytes());
     assertThat(p.exitValue()).as(out).isZero();
     assertThat(out).contains("SUCCESS");
+  }
+
+  @Test
+  void amtoolAcceptsTheAlertmanagerExample() throws Exception {
+    String amtool = ServerProcess.requireBinary("amtool", "prometheus-alertmanager");
+    Process p = new ProcessBuilder(List.of(amtool, "check-config", ALERTMANAGER.toString()))
+        .redirectErrorStream(true).start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertThat(p.exitValue()).as(out).isZero();
+    assertThat(out).contains("SUCCESS").contains("1 inhibit rules");
+  }
+
+  @Test
+  void alertmanagerExampleRoutesAndInhibitsOnTheAlertLabels() throws Exception {
+    String yaml = Files.readString(ALERTMANAGER);
+    assertThat(yaml).contains("alertname = \"FlinkCheckpointAnomaly\"")
+        .contains("severity = \"critical\"").contains("severity = \"warning\"")
+        .contains("equal: ['job_name']").contains("'cause'");
   }
 }

@@ -1,0 +1,99 @@
+package dev.checkpointdoctor.api.alerting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.checkpointdoctor.detector.model.CauseHypothesis;
+import dev.checkpointdoctor.detector.model.Diagnosis;
+import io.vertx.core.json.JsonObject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class AlertMapperTest {
+  static final Instant NOW = Instant.parse("2026-12-02T12:00:00Z");
+  static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+  static final AlertMapper MAPPER = new AlertMapper("http://doctor.example:9877/",
+      Duration.ofMinutes(1));
+
+  static Diagnosis diagnosis(String job, String cause, boolean failing, Double hours) {
+    CauseHypothesis top = new CauseHypothesis(cause, 0.7, List.of(
+        new CauseHypothesis.Evidence("checkpoint_duration", "job", 5000, 1000,
+            "checkpoint_duration at job is 5,000 ms, expected 1,000 (normal up to 1,250)."),
+        new CauseHypothesis.Evidence("disk_utilization", "node:h1/vda", 0.97, 0.3,
+            "disk_utilization at node:h1/vda is 0.970 ratio, expected 0.300.")),
+        "Move RocksDB to a faster disk.", "docs/causes/" + cause + ".md");
+    return new Diagnosis(job, cause, 0.7, Instant.parse("2026-12-02T11:50:00Z").toEpochMilli(),
+        "checkpoint_duration", failing, hours, List.of(top));
+  }
+
+  @Test
+  void firingAlertCarriesTheLabelsAnnotationsAndLinks() {
+    Alert a = MAPPER.firing(diagnosis("orders etl", "disk_throttling", false, null),
+        CLOCK.instant());
+    assertThat(a.labels()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of(
+        "alertname", "FlinkCheckpointAnomaly", "job_name", "orders etl",
+        "cause", "disk_throttling", "severity", "warning", "signal", "checkpoint_duration"));
+    assertThat(a.annotations()).containsOnlyKeys("summary", "description", "remedy",
+        "runbook_url");
+    assertThat(a.annotations().get("description")).isEqualTo(
+        "checkpoint_duration at job is 5,000 ms, expected 1,000 (normal up to 1,250).\n"
+            + "disk_utilization at node:h1/vda is 0.970 ratio, expected 0.300.");
+    assertThat(a.annotations().get("remedy")).isEqualTo("Move RocksDB to a faster disk.");
+    assertThat(a.annotations().get("runbook_url"))
+        .isEqualTo("http://doctor.example:9877/docs/causes/disk_throttling.md");
+    assertThat(a.annotations().get("summary")).contains("orders etl")
+        .contains("disk throttling").contains("checkpoint_duration");
+    assertThat(a.generatorUrl()).isEqualTo("http://doctor.example:9877/api/v1/jobs/orders%20etl");
+    assertThat(a.startsAt()).isEqualTo(Instant.parse("2026-12-02T11:50:00Z"));
+  }
+
+  @Test
+  void firingEndsAtIsNowPlusFourResendIntervalsAndResolvedEndsNow() {
+    Alert firing = MAPPER.firing(diagnosis("j", "unknown", false, null), CLOCK.instant());
+    assertThat(firing.endsAt()).isEqualTo(Instant.parse("2026-12-02T12:04:00Z"));
+    assertThat(firing.resolvedAt(NOW)).isFalse();
+    Instant later = NOW.plusSeconds(90);
+    assertThat(MAPPER.refreshed(firing, later).endsAt())
+        .isEqualTo(Instant.parse("2026-12-02T12:05:30Z"));
+    Alert resolved = MAPPER.resolved(firing, later);
+    assertThat(resolved.endsAt()).isEqualTo(later);
+    assertThat(resolved.labels()).isEqualTo(firing.labels());
+    assertThat(resolved.startsAt()).isEqualTo(firing.startsAt());
+  }
+
+  @Test
+  void anEventTimeAheadOfTheWallClockStartsNowSoTheAlertIsValid() {
+    Diagnosis future = diagnosis("j", "unknown", false, null);
+    Alert a = MAPPER.firing(future, Instant.parse("2026-12-02T11:00:00Z"));
+    assertThat(a.startsAt()).isEqualTo(Instant.parse("2026-12-02T11:00:00Z"));
+    assertThat(MAPPER.resolved(a, Instant.parse("2026-12-02T11:00:00Z")).endsAt())
+        .isEqualTo(a.startsAt());
+  }
+
+  @Test
+  void severityIsCriticalWhenCheckpointsFailOrTimeoutIsWithinAnHour() {
+    assertThat(Severity.of(diagnosis("j", "c", false, null))).isEqualTo(Severity.WARNING);
+    assertThat(Severity.of(diagnosis("j", "c", false, 5.0))).isEqualTo(Severity.WARNING);
+    assertThat(Severity.of(diagnosis("j", "c", false, 1.0))).isEqualTo(Severity.WARNING);
+    assertThat(Severity.of(diagnosis("j", "c", false, 0.99))).isEqualTo(Severity.CRITICAL);
+    assertThat(Severity.of(diagnosis("j", "c", true, null))).isEqualTo(Severity.CRITICAL);
+    assertThat(MAPPER.firing(diagnosis("j", "c", true, null), NOW).labels().get("severity"))
+        .isEqualTo("critical");
+    assertThat(MAPPER.firing(diagnosis("j", "c", false, 0.5), NOW).annotations()
+        .get("summary")).contains("timeout in 0.5 h");
+  }
+
+  @Test
+  void jsonIsWhatAlertmanagerV2Takes() {
+    JsonObject json = MAPPER.firing(diagnosis("j", "unknown", false, null), NOW).toJson();
+    assertThat(json.fieldNames()).containsExactlyInAnyOrder("labels", "annotations",
+        "startsAt", "endsAt", "generatorURL");
+    assertThat(json.getString("startsAt")).isEqualTo("2026-12-02T11:50:00Z");
+    assertThat(json.getString("endsAt")).isEqualTo("2026-12-02T12:04:00Z");
+    assertThat(json.getJsonObject("labels").getString("alertname"))
+        .isEqualTo("FlinkCheckpointAnomaly");
+  }
+}
