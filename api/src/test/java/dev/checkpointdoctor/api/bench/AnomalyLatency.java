@@ -18,7 +18,7 @@ public final class AnomalyLatency {
 
   public static void main(String[] args) throws Exception {
     int probes = Integer.getInteger("bench.probes", 20);
-    long[] micros = measure(probes);
+    long[] micros = measure(probes, Files.createTempDirectory("cpd-latency-"));
     Arrays.sort(micros);
     System.out.printf("anomaly visible after the crossing sample's POST, %d probes: min %.2f ms,"
             + " p50 %.2f ms, max %.2f ms%n", probes, micros[0] / 1000.0,
@@ -26,9 +26,9 @@ public final class AnomalyLatency {
   }
 
   /** One latency per probe job, in microseconds. */
-  static long[] measure(int probes) throws Exception {
+  static long[] measure(int probes, java.nio.file.Path dataDir) throws Exception {
     long[] out = new long[probes];
-    try (CheckpointDoctor s = TestService.start(Files.createTempDirectory("cpd-latency-"))) {
+    try (CheckpointDoctor s = TestService.start(dataDir)) {
       String write = TestService.url(s, "/api/v1/write");
       int openAfter = s.settings().detector().openAfter();
       long t0 = System.currentTimeMillis() - 3_600_000L;

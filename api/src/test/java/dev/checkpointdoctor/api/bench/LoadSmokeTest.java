@@ -76,11 +76,11 @@ class LoadSmokeTest {
   }
 
   @Test
-  void heapAndLatencyProbesRun() throws Exception {
+  void heapAndLatencyProbesRun(@TempDir Path dir) throws Exception {
     long[] heap = HeapPerSeries.measure(2_000);
     assertThat(heap[0]).isEqualTo(2_000);
     assertThat(heap[2]).isPositive();
-    long[] latency = AnomalyLatency.measure(1);
+    long[] latency = AnomalyLatency.measure(1, dir);
     assertThat(latency[0]).isPositive();
   }
 }
