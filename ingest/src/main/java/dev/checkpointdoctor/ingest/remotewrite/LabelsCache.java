@@ -11,7 +11,7 @@ import java.util.Arrays;
  * building. Sound because validation is a pure function of those bytes and the decoder's fixed
  * limits. Bounded: {@value #SLOTS} entries of at most {@value #MAX_KEY_LENGTH} bytes. Two-way
  * set-associative (a key lives in its slot or the other slot of the pair): direct-mapped, a
- * 2,000-series Flink body rebuilt about one series in twelve on every request from collisions
+ * 2,000-series Flink body rebuilt about one series in nine on every request from collisions
  * alone. Not thread-safe; owned by one decoder.
  */
 final class LabelsCache {
