@@ -10,7 +10,9 @@ import dev.checkpointdoctor.ingest.remotewrite.DecodedWrite;
 import dev.checkpointdoctor.ingest.remotewrite.RemoteWriteDecoder;
 import dev.checkpointdoctor.ingest.remotewrite.RemoteWriteException;
 import io.vertx.core.Handler;
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Locale;
 
@@ -45,11 +47,10 @@ final class RemoteWriteHandler implements Handler<RoutingContext> {
       return;
     }
     Buffer body = ctx.body().buffer();
-    byte[] bytes = body == null ? new byte[0] : body.getBytes();
     DecodedWrite write;
     long started = System.nanoTime();
     try {
-      write = decoders.get().decode(bytes, 0, bytes.length);
+      write = decode(body);
     } catch (RemoteWriteException e) {
       DropReason reason = e.kind() == RemoteWriteException.Kind.TOO_LARGE
           ? DropReason.TOO_LARGE : DropReason.MALFORMED;
@@ -74,10 +75,12 @@ final class RemoteWriteHandler implements Handler<RoutingContext> {
     metrics.dropped(DropReason.FUTURE_TIMESTAMP, screened.future());
     metrics.dropped(DropReason.TOO_OLD, screened.tooOld());
     if (write.acceptedSampleCount() == 0) {
+      write.release();
       ctx.response().setStatusCode(204).end();
       return;
     }
     if (!worker.offer(write)) {
+      write.release();
       metrics.rejected(DropReason.OVERLOADED);
       metrics.dropped(DropReason.OVERLOADED, write.acceptedSampleCount());
       ctx.response().putHeader("Retry-After", "1");
@@ -87,6 +90,26 @@ final class RemoteWriteHandler implements Handler<RoutingContext> {
     }
     metrics.accepted(write.acceptedSampleCount());
     ctx.response().setStatusCode(204).end();
+  }
+
+  /**
+   * Decodes straight from the body's backing array when it has one, saving a copy of every body
+   * (the decoder reads the compressed bytes once and does not keep them).
+   */
+  private DecodedWrite decode(Buffer body) {
+    RemoteWriteDecoder decoder = decoders.get();
+    if (body == null) {
+      return decoder.decode(new byte[0], 0, 0);
+    }
+    if (body instanceof BufferInternal internal) {
+      ByteBuf buf = internal.getByteBuf();
+      if (buf.hasArray()) {
+        return decoder.decode(buf.array(), buf.arrayOffset() + buf.readerIndex(),
+            buf.readableBytes());
+      }
+    }
+    byte[] bytes = body.getBytes();
+    return decoder.decode(bytes, 0, bytes.length);
   }
 
   /** Null when the request is remote-write 1.0 as Prometheus sends it, else what is wrong. */

@@ -1,7 +1,6 @@
 package dev.checkpointdoctor.api.ingest;
 
 import dev.checkpointdoctor.detector.pipeline.Detector;
-import dev.checkpointdoctor.ingest.remotewrite.DecodedSeries;
 import dev.checkpointdoctor.ingest.remotewrite.DecodedWrite;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -79,8 +78,10 @@ public final class DetectorWorker implements AutoCloseable {
         continue;
       }
       try {
-        for (DecodedSeries s : write.series()) {
-          detector.accept(s.labels(), s.timestamps(), s.values());
+        long[] timestamps = write.timestamps();
+        double[] values = write.values();
+        for (int i = 0; i < write.acceptedSeriesCount(); i++) {
+          detector.accept(write.labels(i), timestamps, values, write.from(i), write.to(i));
         }
         detector.endBatch();
       } catch (RuntimeException e) {
@@ -89,6 +90,7 @@ public final class DetectorWorker implements AutoCloseable {
         logger.log(Level.SEVERE, "detector failed on a request", e);
       } finally {
         queuedSamples.addAndGet(-Math.max(1, write.acceptedSampleCount()));
+        write.release();
         processedRequests.incrementAndGet();
       }
     }

@@ -1,11 +1,8 @@
 package dev.checkpointdoctor.api.ingest;
 
 import dev.checkpointdoctor.detector.pipeline.Detector;
-import dev.checkpointdoctor.ingest.remotewrite.DecodedSeries;
 import dev.checkpointdoctor.ingest.remotewrite.DecodedWrite;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
@@ -38,6 +35,7 @@ public final class SampleScreen {
     }
   }
 
+  /** Screens the request in place (no copy); the result holds the same, possibly trimmed, write. */
   public Result screen(DecodedWrite write) {
     long now = nowMs.getAsLong();
     long newest = saturatedAdd(now, maxFutureMs);
@@ -45,41 +43,18 @@ public final class SampleScreen {
     int nonFinite = 0;
     int future = 0;
     int tooOld = 0;
-    for (DecodedSeries s : write.series()) {
-      for (int i = 0; i < s.timestamps().length; i++) {
-        int verdict = verdict(s.timestamps()[i], s.values()[i], newest, oldest);
-        nonFinite += verdict == NON_FINITE ? 1 : 0;
-        future += verdict == FUTURE ? 1 : 0;
-        tooOld += verdict == TOO_OLD ? 1 : 0;
-      }
+    long[] ts = write.timestamps();
+    double[] vs = write.values();
+    for (int i = 0; i < write.acceptedSampleCount(); i++) {
+      int verdict = verdict(ts[i], vs[i], newest, oldest);
+      nonFinite += verdict == NON_FINITE ? 1 : 0;
+      future += verdict == FUTURE ? 1 : 0;
+      tooOld += verdict == TOO_OLD ? 1 : 0;
     }
-    int dropped = nonFinite + future + tooOld;
-    if (dropped == 0) {
-      return new Result(write, 0, 0, 0);
+    if (nonFinite + future + tooOld > 0) {
+      write.removeSamples((t, v) -> verdict(t, v, newest, oldest) == OK);
     }
-    List<DecodedSeries> kept = new ArrayList<>(write.series().size());
-    for (DecodedSeries s : write.series()) {
-      int n = 0;
-      long[] ts = new long[s.timestamps().length];
-      double[] vs = new double[ts.length];
-      for (int i = 0; i < ts.length; i++) {
-        if (verdict(s.timestamps()[i], s.values()[i], newest, oldest) == OK) {
-          ts[n] = s.timestamps()[i];
-          vs[n++] = s.values()[i];
-        }
-      }
-      if (n == ts.length) {
-        kept.add(s);
-      } else if (n > 0) {
-        kept.add(new DecodedSeries(s.labels(), java.util.Arrays.copyOf(ts, n),
-            java.util.Arrays.copyOf(vs, n)));
-      }
-    }
-    DecodedWrite screened = new DecodedWrite(kept, write.timeseriesCount(), write.sampleCount(),
-        write.acceptedSampleCount() - dropped, write.unusedSeriesCount(),
-        write.unusedSampleCount(), write.metadataCount(), write.exemplarCount(),
-        write.histogramCount());
-    return new Result(screened, nonFinite, future, tooOld);
+    return new Result(write, nonFinite, future, tooOld);
   }
 
   private static final int OK = 0;

@@ -23,6 +23,9 @@ import java.io.IOException;
  *   <li>Closed and ready: the value is learned winsorized to {@code [lower, upper]} (inside values
  *       are unchanged); {@code openAfter} consecutive outside observations on the same side open
  *       an anomaly on the observation that completes the run, which is itself not learned.
+ *   <li>Daily cycle: an outside value that the same hour of yesterday (within an hour) already
+ *       reached, give or take {@code relativeFloor}, is not outside: evening peaks of a job with
+ *       a daily load pattern are normal once a day of history shows them.
  *   <li>Open: nothing is learned, so the fault never becomes the new normal; {@code resolveAfter}
  *       consecutive observations that are not outside resolve it.
  * </ul>
@@ -35,7 +38,7 @@ public final class SignalTracker {
   /** {@link Step#runStartMs()} when no run is pending and no anomaly is open. */
   public static final long NO_RUN = Long.MIN_VALUE;
 
-  static final byte SNAPSHOT_VERSION = 1;
+  static final byte SNAPSHOT_VERSION = 2;
 
   public enum Transition {
     NONE,
@@ -68,6 +71,7 @@ public final class SignalTracker {
   private final Direction direction;
   private final DetectorSettings settings;
   private final RobustBaseline baseline;
+  private DailyEnvelope daily = new DailyEnvelope();
 
   private boolean open;
   private int runSide; // +1 above, -1 below, 0 none
@@ -127,6 +131,15 @@ public final class SignalTracker {
     int side = value > band.upper() ? 1 : value < band.lower() ? -1 : 0;
     boolean outside =
         (side > 0 && direction.flagsHigh()) || (side < 0 && direction.flagsLow());
+    if (outside && !open
+        && daily.explains(tsMs, value, side, settings.relativeFloor() * Math.abs(value))) {
+      // The daily cycle went this far yesterday at this hour: a peak, not a fault.
+      outside = false;
+      side = 0;
+    }
+    if (!open) {
+      daily.record(tsMs, value);
+    }
 
     if (open) {
       if (outside) {
@@ -229,6 +242,7 @@ public final class SignalTracker {
     out.writeInt(insideCount);
     out.writeLong(lastTsMs);
     out.writeDouble(lastObserved);
+    daily.writeTo(out);
   }
 
   /**
@@ -248,7 +262,7 @@ public final class SignalTracker {
   private static SignalTracker read(DataInput in, Signal signal, DetectorSettings settings)
       throws IOException {
     int version = in.readUnsignedByte();
-    if (version != SNAPSHOT_VERSION) {
+    if (version != SNAPSHOT_VERSION && version != 1) {
       throw new IOException("unsupported tracker snapshot version " + version);
     }
     RobustBaseline baseline = RobustBaseline.readFrom(in, signal, settings);
@@ -259,6 +273,7 @@ public final class SignalTracker {
     int insideCount = in.readInt();
     long lastTsMs = in.readLong();
     double lastObserved = in.readDouble();
+    DailyEnvelope daily = version >= 2 ? DailyEnvelope.readFrom(in) : new DailyEnvelope();
     if (runSide < -1 || runSide > 1) {
       throw new IOException("tracker snapshot run side " + runSide + " not in {-1, 0, 1}");
     }
@@ -286,6 +301,7 @@ public final class SignalTracker {
     t.insideCount = insideCount;
     t.lastTsMs = lastTsMs;
     t.lastObserved = lastObserved;
+    t.daily = daily;
     return t;
   }
 }

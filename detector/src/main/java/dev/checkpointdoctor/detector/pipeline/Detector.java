@@ -37,6 +37,8 @@ public final class Detector {
   private final SignalBook book;
   private SeriesBudget budget = SeriesBudget.unlimited();
   private long eventTimeMs = Long.MIN_VALUE;
+  // One instance instead of a new method reference per sample.
+  private final java.util.function.Consumer<Observation> observer = this::observe;
   // Published after every batch so /metrics can read them without waiting for the lock.
   private volatile int trackedSeriesGauge;
   private volatile int baselineGauge;
@@ -89,12 +91,18 @@ public final class Detector {
    * Processes the samples of one series, oldest first. Samples not newer than the newest already
    * seen for the series are dropped and counted; a stale marker ends the series.
    */
-  public synchronized void accept(Labels labels, long[] timestamps, double[] values) {
+  public void accept(Labels labels, long[] timestamps, double[] values) {
+    accept(labels, timestamps, values, 0, timestamps.length);
+  }
+
+  /** As {@link #accept(Labels, long[], double[])} for the samples {@code [from, to)}. */
+  public synchronized void accept(Labels labels, long[] timestamps, double[] values, int from,
+      int to) {
     SeriesCursor cursor = series.get(labels);
     if (cursor == null) {
       MetricRule rule = catalog.ruleFor(labels.metricName());
       if (rule == null) {
-        stats.unusedMetric.addAndGet(timestamps.length);
+        stats.unusedMetric.addAndGet(to - from);
         return;
       }
       if (!budget.tryAdd(labels)) {
@@ -104,7 +112,7 @@ public final class Detector {
       cursor = new SeriesCursor(rule);
       series.put(labels, cursor);
     }
-    for (int i = 0; i < timestamps.length; i++) {
+    for (int i = from; i < to; i++) {
       long ts = timestamps[i];
       if (ts < cursor.lastTimestampMs) {
         stats.outOfOrder.incrementAndGet();
@@ -118,18 +126,18 @@ public final class Detector {
       eventTimeMs = Math.max(eventTimeMs, ts);
       if (Double.doubleToRawLongBits(values[i]) == STALE_NAN_BITS) {
         stats.staleMarkers.incrementAndGet();
-        extractor.onSeriesEnd(cursor.rule, labels, ts, this::observe);
+        extractor.onSeriesEnd(cursor.rule, labels, ts, observer);
         continue;
       }
       stats.processed.incrementAndGet();
-      extractor.onSample(cursor.rule, labels, ts, values[i], this::observe);
+      extractor.onSample(cursor.rule, labels, ts, values[i], observer);
     }
   }
 
   /** Marks the end of one request: signals waiting for the rest of their scrape are finalised. */
   public synchronized void endBatch() {
     if (eventTimeMs != Long.MIN_VALUE) {
-      extractor.flush(eventTimeMs, this::observe);
+      extractor.flush(eventTimeMs, observer);
       book.diagnose(eventTimeMs);
     }
     publishGauges();

@@ -5,9 +5,7 @@ import static dev.checkpointdoctor.ingest.remotewrite.RemoteWriteException.malfo
 import dev.checkpointdoctor.detector.model.Labels;
 import dev.checkpointdoctor.detector.model.MetricNameFilter;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -34,8 +32,9 @@ import java.util.Objects;
  * <p>The filter is handed a slice of the decoder's internal buffer: it must neither modify nor
  * retain the bytes.
  *
- * <p>Samples are decoded into one {@code long[]} and one {@code double[]} per accepted series; no
- * other per-sample allocation. Value bits are kept as sent (the stale marker NaN
+ * <p>Samples of all accepted series are decoded into the columns of one pooled batch (see {@link
+ * DecodedWrite#release()}), so a request whose series are all cached allocates nothing per series
+ * or sample. Value bits are kept as sent (the stale marker NaN
  * {@code 0x7ff0000000000002} is not canonicalised); absent proto3 fields decode as {@code 0.0} and
  * timestamp {@code 0}.
  *
@@ -62,6 +61,10 @@ public final class RemoteWriteDecoder {
   private final MetricNameFilter filter;
   private final StringCache strings = new StringCache();
   private final LabelsCache labelsCache = new LabelsCache();
+  // Batches come back from the consumer thread via DecodedWrite.release(); a few in flight per
+  // decoder is the steady state (the detector queue holds the rest).
+  private final BatchPool batches = new BatchPool(64);
+  private SampleBatch batch;
 
   private byte[] buf = new byte[0];
   private int pos;
@@ -152,7 +155,18 @@ public final class RemoteWriteDecoder {
   }
 
   private DecodedWrite parseWriteRequest(final int end) {
-    List<DecodedSeries> out = new ArrayList<>();
+    batch = batches.take();
+    try {
+      return parseInto(end);
+    } catch (RuntimeException e) {
+      batches.give(batch);
+      throw e;
+    } finally {
+      batch = null;
+    }
+  }
+
+  private DecodedWrite parseInto(final int end) {
     int seriesCount = 0;
     int samples = 0;
     int acceptedSamples = 0;
@@ -189,7 +203,7 @@ public final class RemoteWriteDecoder {
           unusedSeries++;
           unusedSamples += scanSamples;
         } else {
-          out.add(buildSeries(seriesIndex));
+          buildSeries(seriesIndex);
           acceptedSamples += scanSamples;
         }
         pos = seriesEnd;
@@ -204,7 +218,8 @@ public final class RemoteWriteDecoder {
       }
     }
     return new DecodedWrite(
-        out,
+        batch,
+        batches,
         seriesCount,
         samples,
         acceptedSamples,
@@ -336,10 +351,11 @@ public final class RemoteWriteDecoder {
   }
 
   /**
-   * Builds an accepted, already framing-checked TimeSeries from the label offsets recorded by
-   * the scan, decoding samples from the region between its first and last Sample field.
+   * Appends an accepted, already framing-checked TimeSeries to the batch from the label offsets
+   * recorded by the scan, decoding samples from the region between its first and last Sample
+   * field. A series whose labels are cached allocates nothing.
    */
-  private DecodedSeries buildSeries(int seriesIndex) {
+  private void buildSeries(int seriesIndex) {
     final int labelCount = scanLabels;
     final int sampleCount = scanSamples;
     if (labelCount > limits.maxLabelsPerSeries()) {
@@ -357,10 +373,11 @@ public final class RemoteWriteDecoder {
     if (labels == null) {
       validateLabels(seriesIndex, labelCount);
     }
-    long[] timestamps = new long[sampleCount];
-    double[] values = new double[sampleCount];
+    batch.ensureSamples(sampleCount);
+    final long[] timestamps = batch.timestamps;
+    final double[] values = batch.values;
     if (sampleCount > 0) {
-      int samples = 0;
+      int samples = batch.samples;
       final int end = scanSamplesEnd;
       pos = scanSamplesStart;
       ctxIndex = seriesIndex;
@@ -392,7 +409,8 @@ public final class RemoteWriteDecoder {
             buf, scanLabelsStart, scanLabelsEnd - scanLabelsStart, labelsHash, labels);
       }
     }
-    return new DecodedSeries(labels, timestamps, values);
+    batch.samples += sampleCount;
+    batch.endSeries(labels);
   }
 
   private void parseSample(final int end, long[] timestamps, double[] values, int i) {

@@ -1,0 +1,101 @@
+package dev.checkpointdoctor.api.bench;
+
+import dev.checkpointdoctor.detector.catalog.SignalCatalog;
+import dev.checkpointdoctor.detector.model.DetectorSettings;
+import dev.checkpointdoctor.detector.model.Labels;
+import dev.checkpointdoctor.detector.pipeline.Detector;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+
+/**
+ * Heap retained per tracked series: feeds N distinct catalog series (Flink task and RocksDB
+ * column-family metrics with Flink's full label sets, three scrapes each so counters are
+ * differenced and baselines hold observations) into a Detector, forces full GCs and divides the
+ * growth of used heap by the tracked series. The label Strings are built fresh per series, as a
+ * decoder builds them, and are counted: the detector keeps them. Settings: {@code bench.sizes}
+ * (10000,100000,1000000); 1M needs about -Xmx4g.
+ */
+public final class HeapPerSeries {
+  private static final String[] NAMES = {
+    "flink_taskmanager_job_task_busyTimeMsPerSecond",
+    "flink_taskmanager_job_task_backPressuredTimeMsPerSecond",
+    "flink_taskmanager_job_task_checkpointStartDelayNanos",
+    "flink_taskmanager_job_task_checkpointAlignmentTime",
+    "flink_taskmanager_job_task_numRecordsInPerSecond",
+    "flink_taskmanager_job_task_operator_column_family_rocksdb_estimate_pending_compaction_bytes",
+    "flink_taskmanager_job_task_operator_column_family_rocksdb_num_files_at_level0",
+    "flink_taskmanager_job_task_operator_column_family_rocksdb_is_write_stopped",
+    "flink_taskmanager_job_task_operator_column_family_rocksdb_actual_delayed_write_rate"};
+
+  private HeapPerSeries() {}
+
+  public static void main(String[] args) {
+    String sizes = System.getProperty("bench.sizes", "10000,100000,1000000");
+    System.out.println("| tracked series | baselines | heap bytes per tracked series |");
+    System.out.println("| ---: | ---: | ---: |");
+    for (String n : sizes.split(",")) {
+      int series = Integer.parseInt(n.trim());
+      long[] r = measure(series);
+      System.out.printf("| %,d | %,d | %,d |%n", r[0], r[1], r[2]);
+    }
+  }
+
+  /** {tracked series, baselines, bytes per tracked series}. */
+  static long[] measure(int n) {
+    long before = usedHeapAfterGc();
+    Detector detector = new Detector(SignalCatalog.defaults(), DetectorSettings.defaults());
+    long[] ts = new long[1];
+    double[] v = new double[1];
+    for (int round = 0; round < 3; round++) {
+      ts[0] = 1_796_000_000_000L + round * 15_000L;
+      for (int i = 0; i < n; i++) {
+        v[0] = 100 + round * 10 + i % 13;
+        detector.accept(labels(i), ts, v);
+        if (i % 10_000 == 9_999) {
+          detector.endBatch();
+        }
+      }
+      detector.endBatch();
+    }
+    long after = usedHeapAfterGc();
+    long tracked = detector.trackedSeries();
+    long perSeries = (after - before) / Math.max(1, tracked);
+    java.lang.ref.Reference.reachabilityFence(detector);
+    return new long[] {tracked, detector.baselineCount(), perSeries};
+  }
+
+  /** Series {@code i}: one of the catalog names, on its own subtask (and column family). */
+  static Labels labels(int i) {
+    int g = i / NAMES.length;
+    String name = NAMES[i % NAMES.length];
+    int subtask = g % 64;
+    int task = g / 64 % 4;
+    int job = g / 256;
+    String host = "worker_" + (g % 50);
+    String jobId = String.format("%032x", 0xabcdef0000L + job);
+    String taskId = String.format("%032x", 0xcafe000000L + job * 16L + task);
+    String attempt = String.format("%032x", 0xbeef00000L + (long) g);
+    if (name.contains("column_family")) {
+      return Labels.of("__name__", name, "column_family", "state_" + (g % 3), "host", host,
+          "instance", host + ":9250", "job", "flink", "job_id", jobId, "job_name",
+          "orders_" + job, "operator_id", taskId, "operator_name", "KeyedProcess_dedupe",
+          "subtask_index", Integer.toString(subtask), "task_attempt_id", attempt,
+          "task_attempt_num", "0", "task_id", taskId, "task_name", "task_" + task, "tm_id",
+          "tm_" + job + "_" + (subtask % 8));
+    }
+    return Labels.of("__name__", name, "host", host, "instance", host + ":9250", "job", "flink",
+        "job_id", jobId, "job_name", "orders_" + job, "subtask_index", Integer.toString(subtask),
+        "task_attempt_id", attempt, "task_attempt_num", "0", "task_id", taskId, "task_name",
+        "task_" + task, "tm_id", "tm_" + job + "_" + (subtask % 8));
+  }
+
+  private static long usedHeapAfterGc() {
+    MemoryMXBean mem = ManagementFactory.getMemoryMXBean();
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 4; i++) {
+      System.gc();
+      used = Math.min(used, mem.getHeapMemoryUsage().getUsed());
+    }
+    return used;
+  }
+}

@@ -1,0 +1,185 @@
+package dev.checkpointdoctor.api.bench;
+
+import dev.checkpointdoctor.api.bench.LoadDriver.Result;
+import dev.checkpointdoctor.api.bench.LoadDriver.Workload;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The side-by-side load benchmark: builds Flink-fleet remote-write traffic once, then runs it
+ * against Checkpoint Doctor (the runnable jar, detection on), Prometheus 2.42 (remote-write
+ * receiver, 10 m out-of-order window) and VictoriaMetrics 1.79, one after the other on loopback,
+ * and prints accepted samples/s, latency, CPU, peak RSS and ratios. See docs/BENCHMARKS.md.
+ *
+ * <p>Settings are system properties: {@code bench.jobs} (12), {@code bench.parallelism} (8),
+ * {@code bench.hosts} (16), {@code bench.connections} (4), {@code bench.warmupRounds} (4), {@code
+ * bench.rounds} (20), {@code bench.samplesPerBody} (500), {@code bench.maxSeconds} (60), {@code
+ * bench.jar} (api/target/checkpoint-doctor.jar), {@code bench.javaOpts} (empty), {@code
+ * bench.targets} (cpd,prometheus,vm).
+ */
+public final class LoadBench {
+  private LoadBench() {}
+
+  /** One target's figures. */
+  record Row(String name, Result result, double cpuSeconds, double peakRssMib,
+      double startupSeconds, double serverCounted, double drainedSeconds) {}
+
+  public static void main(String[] args) throws Exception {
+    int jobs = Integer.getInteger("bench.jobs", 12);
+    int parallelism = Integer.getInteger("bench.parallelism", 8);
+    int hosts = Integer.getInteger("bench.hosts", 16);
+    int connections = Integer.getInteger("bench.connections", 4);
+    int warmup = Integer.getInteger("bench.warmupRounds", 4);
+    int rounds = Integer.getInteger("bench.rounds", 20);
+    int perBody = Integer.getInteger("bench.samplesPerBody", 500);
+    double maxSeconds = Double.parseDouble(System.getProperty("bench.maxSeconds", "60"));
+    String jar = System.getProperty("bench.jar", "api/target/checkpoint-doctor.jar");
+    String javaOpts = System.getProperty("bench.javaOpts", "");
+    List<String> targets = List.of(System.getProperty("bench.targets", "cpd,prometheus,vm")
+        .split(","));
+
+    FlinkFleet fleet = new FlinkFleet(jobs, parallelism, hosts);
+    long t0 = System.currentTimeMillis() - (long) (warmup + rounds) * BodyFactory.SCRAPE_INTERVAL_MS;
+    long built = System.nanoTime();
+    Workload w = LoadDriver.build(fleet, connections, warmup, rounds, perBody, t0);
+    long bytes = w.perConnection().stream().flatMap(List::stream)
+        .mapToLong(b -> b.bytes().length).sum();
+    long bodies = w.perConnection().stream().mapToLong(List::size).sum();
+    System.out.printf("fleet: %d series per scrape (%d used by the catalog, %.0f%%), %d jobs x 4"
+            + " tasks x %d subtasks, %d hosts; %d connections; %d+%d rounds; %d bodies of <= %d"
+            + " samples, %.1f KiB average compressed; built in %.1f s%n",
+        fleet.size(), fleet.usedSeries(), 100.0 * fleet.usedSeries() / fleet.size(), jobs,
+        parallelism, hosts, connections, warmup, rounds, bodies, perBody,
+        bytes / 1024.0 / bodies, (System.nanoTime() - built) / 1e9);
+
+    Path work = Files.createTempDirectory("cpd-load-");
+    Map<String, Row> rows = new LinkedHashMap<>();
+    for (String target : targets) {
+      int port = freePort();
+      ServerProcess server = switch (target) {
+        case "cpd" -> ServerProcess.start("checkpoint-doctor", cpdCommand(jar, javaOpts, port,
+            work), port, "/readyz", work.resolve("cpd.log"));
+        case "prometheus" -> ServerProcess.start("prometheus-2.42", prometheusCommand(port, work),
+            port, "/-/ready", work.resolve("prometheus.log"));
+        case "vm" -> ServerProcess.start("victoriametrics-1.79", List.of("victoria-metrics",
+            "-httpListenAddr=127.0.0.1:" + port, "-storageDataPath=" + work.resolve("vm"),
+            "-retentionPeriod=1d"), port, "/health", work.resolve("vm.log"));
+        default -> throw new IllegalArgumentException("unknown target " + target);
+      };
+      try (server) {
+        double[] cpuAtStart = new double[1];
+        long[] measureStart = new long[1];
+        Result r = LoadDriver.run(w, "127.0.0.1", port, "/api/v1/write", maxSeconds, () -> {
+          try {
+            cpuAtStart[0] = server.cpuSeconds();
+            measureStart[0] = System.nanoTime();
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+        // 204 from Checkpoint Doctor means "queued for the detector"; wait until the detector
+        // has processed everything so its sustained rate is reported too.
+        double drained = r.seconds();
+        if (target.equals("cpd")) {
+          while (server.metric("checkpoint_doctor_queued_samples", null) > 0) {
+            Thread.sleep(5);
+          }
+          drained = (System.nanoTime() - measureStart[0]) / 1e9;
+        }
+        double cpu = server.cpuSeconds() - cpuAtStart[0];
+        double counted = switch (target) {
+          case "cpd" -> server.metric("checkpoint_doctor_samples_received_total", null);
+          case "prometheus" -> server.metric("prometheus_tsdb_head_samples_appended_total", null);
+          default -> server.metric("vm_rows_inserted_total", "promremotewrite");
+        };
+        Row row = new Row(server.name, r, cpu, server.peakRssMib(), server.startupSeconds,
+            counted, drained);
+        rows.put(target, row);
+        print(row);
+      }
+    }
+    System.out.printf("%nmeasured samples offered per target: %d (warm-up excluded)%n",
+        w.totalSamples());
+    printTable(rows);
+  }
+
+  private static List<String> cpdCommand(String jar, String javaOpts, int port, Path work) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (String o : javaOpts.trim().split("\\s+")) {
+      if (!o.isEmpty()) {
+        cmd.add(o);
+      }
+    }
+    cmd.addAll(List.of("-jar", jar, "--host", "127.0.0.1", "--port", Integer.toString(port),
+        "--data-dir", work.resolve("cpd").toString()));
+    return cmd;
+  }
+
+  private static List<String> prometheusCommand(int port, Path work) throws IOException {
+    Path config = work.resolve("prometheus.yml");
+    Files.writeString(config, """
+        global:
+          scrape_interval: 15s
+        storage:
+          tsdb:
+            out_of_order_time_window: 10m
+        scrape_configs: []
+        """);
+    return List.of("prometheus", "--config.file=" + config,
+        "--storage.tsdb.path=" + work.resolve("prometheus"),
+        "--web.listen-address=127.0.0.1:" + port, "--web.enable-remote-write-receiver");
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static void print(Row row) {
+    Result r = row.result();
+    System.out.printf("%s: %d samples accepted, %d rejected, %d requests in %.2f s, %d retries;"
+            + " server counted %.0f samples in total; everything processed after %.2f s (%,.0f"
+            + " samples/s)%n",
+        row.name(), r.acceptedSamples(), r.rejectedSamples(), r.requests(), r.seconds(),
+        r.retries(), row.serverCounted(), row.drainedSeconds(),
+        r.acceptedSamples() / row.drainedSeconds());
+  }
+
+  private static void printTable(Map<String, Row> rows) {
+    System.out.println();
+    System.out.println("| target | accepted samples/s | samples per server CPU-s | p50 ms"
+        + " | p99 ms | peak RSS MiB | start-up s |");
+    System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (Row row : rows.values()) {
+      Result r = row.result();
+      System.out.printf("| %s | %,.0f | %,.0f | %.2f | %.2f | %.0f | %.2f |%n", row.name(),
+          r.samplesPerSecond(), r.acceptedSamples() / Math.max(row.cpuSeconds(), 0.01),
+          r.p50Micros() / 1000.0, r.p99Micros() / 1000.0, row.peakRssMib(),
+          row.startupSeconds());
+    }
+    Row cpd = rows.get("cpd");
+    if (cpd == null) {
+      return;
+    }
+    for (Row other : rows.values()) {
+      if (other == cpd) {
+        continue;
+      }
+      System.out.printf("checkpoint-doctor / %s: throughput %.2fx, per CPU-s %.2fx, p99 %.2fx,"
+              + " peak RSS %.2fx%n", other.name(),
+          cpd.result().samplesPerSecond() / other.result().samplesPerSecond(),
+          (cpd.result().acceptedSamples() / cpd.cpuSeconds())
+              / (other.result().acceptedSamples() / other.cpuSeconds()),
+          (double) cpd.result().p99Micros() / Math.max(1, other.result().p99Micros()),
+          cpd.peakRssMib() / other.peakRssMib());
+    }
+  }
+}
