@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.api.app;
 
+import dev.checkpointdoctor.api.scenario.ScenariosCommand;
 import java.util.List;
 import java.util.Map;
 
@@ -16,5 +17,6 @@ final class Subcommands {
     int run(List<String> args);
   }
 
-  static final Map<String, Subcommand> ALL = Map.of();
+  static final Map<String, Subcommand> ALL = Map.of(
+      "scenarios", ScenariosCommand::run);
 }
