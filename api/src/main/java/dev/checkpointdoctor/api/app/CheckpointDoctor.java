@@ -4,6 +4,7 @@ import dev.checkpointdoctor.api.http.HttpService;
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
+import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
 import io.vertx.core.Vertx;
@@ -123,5 +124,13 @@ public final class CheckpointDoctor implements AutoCloseable {
   @Override
   public void close() throws Exception {
     stop();
+  }
+
+  /**
+   * A detector wired as the service wires it (same catalog and diagnosis), for offline replay of
+   * recorded histories.
+   */
+  public static Detector offlineDetector(DetectorSettings settings) {
+    return new Detector(SignalCatalog.defaults(), settings);
   }
 }

@@ -1,5 +1,7 @@
 package dev.checkpointdoctor.api.app;
 
+import dev.checkpointdoctor.api.scenario.AccuracyCommand;
+import dev.checkpointdoctor.api.scenario.ReplayCommand;
 import dev.checkpointdoctor.api.scenario.ScenariosCommand;
 import java.util.List;
 import java.util.Map;
@@ -18,5 +20,7 @@ final class Subcommands {
   }
 
   static final Map<String, Subcommand> ALL = Map.of(
-      "scenarios", ScenariosCommand::run);
+      "scenarios", ScenariosCommand::run,
+      "replay", ReplayCommand::run,
+      "accuracy", AccuracyCommand::run);
 }
