@@ -19,7 +19,7 @@ final class AccuracyReport {
         + "keyed operator → sink) with its TaskManagers' nodes and pods, scrape by scrape in "
         + "event time, and records the real metric and label names of Flink 1.20.3 / 2.3.0, "
         + "both RocksDB name shapes, node_exporter disk counters and cAdvisor CFS counters. "
-        + "Each fault scenario runs 3-4 h normally, then the fault lasts to the end; see "
+        + "Each fault scenario runs 2.5-3.5 h normally, then the fault lasts to the end; see "
         + "`scenarios/README.md` and `scenarios/manifest.json`. The detector was not tuned to "
         + "it; the scenarios that judge issue 3 are different ones.\n\n");
     b.append(String.format(Locale.ROOT, "Detector settings: min-observations %d, window %d, "

@@ -85,11 +85,11 @@ final class ScenarioCatalog {
     b.control("healthy_daily_load", Control.DAILY_LOAD, V2, CF, false, 1, 1, 60, 120, 50,
         "Two days and two hours of a daily load cycle (+-40 %): sizes and durations follow the "
             + "load; nothing is wrong.");
-    b.control("healthy_restart", Control.RESTART, V1, PS, false, 4, 2, 30, 60, 5,
-        "The job is resubmitted after 4 h: new job_id, counters reset, gauges -1 until the first "
+    b.control("healthy_restart", Control.RESTART, V1, PS, false, 4, 2, 30, 60, 4,
+        "The job is resubmitted after 3 h: new job_id, counters reset, gauges -1 until the first "
             + "checkpoint; nothing is wrong.");
     b.control("healthy_isolated_slow_checkpoint", Control.ISOLATED_SLOW_CHECKPOINT, V2, CF, true,
-        3, 3, 15, 60, 5, "One checkpoint after 4 h takes 6x as long (a retried upload); "
+        3, 3, 15, 60, 4, "One checkpoint after 3 h takes 6x as long (a retried upload); "
             + "everything before and after is normal.");
     return out;
   }
@@ -107,15 +107,15 @@ final class ScenarioCatalog {
         int slots, int scrape, int interval, double severity, String description) {
       boolean unaligned = fault == Fault.UNALIGNED_CHECKPOINT_INFLATION;
       boolean incremental = !name.equals("state_growth_b") && shape != RocksDbShape.NONE;
-      double normal = 3 + rng.nextInt(3) * 0.5;
+      double normal = 2.5 + rng.nextInt(3) * 0.5;
       out.add(new ScenarioSpec(name, fault.causeId(), fault, description, version, shape, k8s, p,
           slots, scrape, interval, stateBytes(), recordsPerSecond(), noise(), incremental,
-          unaligned, normal, 1.0, severity * (0.9 + 0.2 * rng.nextDouble()), Control.NONE));
+          unaligned, normal, 0.75, severity * (0.9 + 0.2 * rng.nextDouble()), Control.NONE));
     }
 
     void control(String name, Control control, String version, RocksDbShape shape, boolean k8s,
         int p, int slots, int scrape, int interval, double hours, String description) {
-      double normal = control == Control.DAILY_LOAD ? hours : 4;
+      double normal = control == Control.DAILY_LOAD ? hours : 3;
       out.add(new ScenarioSpec(name, "healthy", null, description, version, shape, k8s, p, slots,
           scrape, interval, stateBytes(), recordsPerSecond(), noise(), true, false, normal,
           hours - normal, 1, control));
