@@ -73,8 +73,29 @@ public final class CauseRanker implements Diagnoser {
         signal(open, top), failing(job), top.hoursToTimeout(), ranked);
   }
 
-  /** Back-pressure (and the skew it looks like) caused by a clear resource cause is its echo. */
+  /**
+   * Some causes are often the consequence of another: back-pressure of a starved resource, and
+   * back-to-back checkpoints of whatever made them slow. When the other is clear, the
+   * consequence ranks below it.
+   */
   private static void discountEchoes(List<Finding> findings) {
+    Finding strongestOther = null;
+    for (Finding f : findings) {
+      if (f.cause() != Cause.CHECKPOINT_INTERVAL_TOO_SHORT && f.confidence() >= 0.5
+          && (strongestOther == null || f.confidence() > strongestOther.confidence())) {
+        strongestOther = f;
+      }
+    }
+    if (strongestOther != null) {
+      for (Finding f : findings) {
+        if (f.cause() == Cause.CHECKPOINT_INTERVAL_TOO_SHORT) {
+          f.against(0.6, Signal.CHECKPOINT_DURATION, "job", strongestOther.confidence(), 0,
+              "Checkpoints run back to back because they got slower: "
+                  + strongestOther.cause().id() + " scores "
+                  + Fmt.pct(strongestOther.confidence()) + ".");
+        }
+      }
+    }
     Finding resource = null;
     for (Finding f : findings) {
       if (RESOURCE_CAUSES.contains(f.cause()) && f.confidence() >= 0.5

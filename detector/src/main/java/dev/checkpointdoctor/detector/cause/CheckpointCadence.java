@@ -14,26 +14,29 @@ import dev.checkpointdoctor.detector.model.Signal;
  */
 record CheckpointCadence(double intervalMs, double recentSpacingMs, double recentDurationMs) {
 
+  static final int STEP = 4;
+
   static CheckpointCadence of(JobEvidence job) {
     SeriesHistory d = job.jobSeries(Signal.CHECKPOINT_DURATION);
-    if (d == null || d.size() < 3) {
+    if (d == null || d.size() < STEP + 3) {
       return new CheckpointCadence(Double.NaN, Double.NaN, Double.NaN);
     }
     double[] before = new double[d.size()];
     double[] recent = new double[d.size()];
     int nb = 0;
     int nr = 0;
-    for (int i = 1; i < d.size(); i++) {
-      double gap = d.timeMs(i) - d.timeMs(i - 1);
-      if (d.timeMs(i - 1) >= job.recentFrom()) {
+    // Spacing over STEP completions, divided by STEP: the scrape interval quantises single gaps
+    // (a 35 s interval scraped every 15 s shows as 30 s and 45 s).
+    for (int i = STEP; i < d.size(); i++) {
+      double gap = (d.timeMs(i) - d.timeMs(i - STEP)) / (double) STEP;
+      if (d.timeMs(i - STEP) >= job.recentFrom()) {
         recent[nr++] = gap;
       } else if (d.timeMs(i) < job.recentFrom()) {
         before[nb++] = gap;
       }
     }
-    double interval = nb >= 3 ? Stats.quantile(java.util.Arrays.copyOf(before, nb), 0.25)
-        : Double.NaN;
-    double spacing = nr >= 2 ? Stats.median(java.util.Arrays.copyOf(recent, nr)) : Double.NaN;
+    double interval = nb >= 3 ? Stats.median(java.util.Arrays.copyOf(before, nb)) : Double.NaN;
+    double spacing = nr >= 1 ? Stats.median(java.util.Arrays.copyOf(recent, nr)) : Double.NaN;
     double dur = Stats.median(job.recent(d));
     return new CheckpointCadence(interval, spacing, dur);
   }

@@ -8,6 +8,9 @@ import dev.checkpointdoctor.detector.model.Signal;
  * configured interval is no longer what paces them) and one is almost always in progress.
  */
 final class CheckpointIntervalTooShortRule implements CauseRule {
+  /** Durations this many intervals long point at slower checkpoints, not at the interval. */
+  static final double MAX_RATIO = 2.5;
+
   @Override
   public Cause cause() {
     return Cause.CHECKPOINT_INTERVAL_TOO_SHORT;
@@ -40,6 +43,11 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
     if (job.isOpen(Signal.CHECKPOINT_DURATION)) {
       f.support(0.1, Signal.CHECKPOINT_DURATION, "job", duration, reference,
           "The checkpoint duration left its learned band.");
+    }
+    if (!Double.isNaN(c.intervalMs()) && duration >= MAX_RATIO * c.intervalMs()) {
+      f.against(0.5, Signal.CHECKPOINT_DURATION, "job", duration, c.intervalMs(), String.format(
+          "But checkpoints take %.1f times the interval: something made them slower, the "
+              + "interval is not what changed.", duration / c.intervalMs()));
     }
     if (job.failuresNow() > 0) {
       f.against(0.6, Signal.CHECKPOINT_FAILURES, "job", job.failuresNow(), 0,

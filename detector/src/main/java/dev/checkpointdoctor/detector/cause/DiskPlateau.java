@@ -38,8 +38,10 @@ record DiskPlateau(Signal signal, String scope, double level, double halfWidth, 
     return best;
   }
 
+  /** Busiest disk first; on the same disk write IOPS (what RocksDB and uploads spend) first. */
   private double rank() {
-    return (Double.isNaN(utilization) ? 0.5 : utilization) + Math.min(earlierPeak / level, 10) / 10;
+    return (Double.isNaN(utilization) ? 0.5 : utilization)
+        + (signal == Signal.DISK_WRITE_IOPS ? 0.1 : 0) + Math.min(earlierPeak / level, 10) / 100;
   }
 
   private static DiskPlateau of(JobEvidence job, SeriesHistory h) {
