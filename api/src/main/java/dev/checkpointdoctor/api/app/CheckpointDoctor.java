@@ -4,6 +4,7 @@ import dev.checkpointdoctor.api.http.HttpService;
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
+import dev.checkpointdoctor.detector.cause.CauseRanker;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
@@ -49,11 +50,12 @@ public final class CheckpointDoctor implements AutoCloseable {
     SignalCatalog catalog = SignalCatalog.defaults();
     Detector detector;
     try {
-      detector = new Detector(catalog, settings.detector(), loaded.state());
+      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()),
+          loaded.state());
     } catch (RuntimeException e) {
       logger.log(Level.WARNING, "snapshot could not be restored (" + e.getMessage()
           + "); starting empty");
-      detector = new Detector(catalog, settings.detector());
+      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()));
       loaded = new SnapshotStore.Loaded(null, "snapshot not restorable (" + e.getMessage()
           + "), starting empty");
     }
@@ -131,6 +133,6 @@ public final class CheckpointDoctor implements AutoCloseable {
    * recorded histories.
    */
   public static Detector offlineDetector(DetectorSettings settings) {
-    return new Detector(SignalCatalog.defaults(), settings);
+    return new Detector(SignalCatalog.defaults(), settings, new CauseRanker(settings));
   }
 }
