@@ -26,6 +26,10 @@ record DiskPlateau(Signal signal, String scope, double level, double halfWidth, 
 
   /** The most convincing plateau on the job's disks, or null. */
   static DiskPlateau find(JobEvidence job) {
+    return job.memo("disk_plateau", () -> search(job));
+  }
+
+  private static DiskPlateau search(JobEvidence job) {
     DiskPlateau best = null;
     for (Signal s : RATES) {
       for (SeriesHistory h : job.histories(s)) {

@@ -14,6 +14,10 @@ record StateTrend(Signal signal, Stats.Trend trend, double now, double before, d
   static final double MIN_RISING_SHARE = 0.7;
 
   static StateTrend of(JobEvidence job) {
+    return job.memo("state_trend", () -> fit(job));
+  }
+
+  private static StateTrend fit(JobEvidence job) {
     StateTrend t = of(job, Signal.CHECKPOINT_FULL_SIZE);
     return t != null ? t : of(job, Signal.CHECKPOINT_SIZE);
   }
