@@ -5,6 +5,7 @@ import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.cause.CauseRanker;
+import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
 import io.vertx.core.Vertx;
@@ -125,5 +126,13 @@ public final class CheckpointDoctor implements AutoCloseable {
   @Override
   public void close() throws Exception {
     stop();
+  }
+
+  /**
+   * A detector wired as the service wires it (same catalog and diagnosis), for offline replay of
+   * recorded histories.
+   */
+  public static Detector offlineDetector(DetectorSettings settings) {
+    return new Detector(SignalCatalog.defaults(), settings, new CauseRanker(settings));
   }
 }

@@ -1,5 +1,8 @@
 package dev.checkpointdoctor.api.app;
 
+import dev.checkpointdoctor.api.scenario.AccuracyCommand;
+import dev.checkpointdoctor.api.scenario.ReplayCommand;
+import dev.checkpointdoctor.api.scenario.ScenariosCommand;
 import java.util.List;
 import java.util.Map;
 
@@ -16,5 +19,8 @@ final class Subcommands {
     int run(List<String> args);
   }
 
-  static final Map<String, Subcommand> ALL = Map.of();
+  static final Map<String, Subcommand> ALL = Map.of(
+      "scenarios", ScenariosCommand::run,
+      "replay", ReplayCommand::run,
+      "accuracy", AccuracyCommand::run);
 }
