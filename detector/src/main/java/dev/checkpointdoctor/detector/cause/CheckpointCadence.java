@@ -17,6 +17,10 @@ record CheckpointCadence(double intervalMs, double recentSpacingMs, double recen
   static final int STEP = 4;
 
   static CheckpointCadence of(JobEvidence job) {
+    return job.memo("cadence", () -> measure(job));
+  }
+
+  private static CheckpointCadence measure(JobEvidence job) {
     SeriesHistory d = job.jobSeries(Signal.CHECKPOINT_DURATION);
     if (d == null || d.size() < STEP + 3) {
       return new CheckpointCadence(Double.NaN, Double.NaN, Double.NaN);

@@ -26,7 +26,7 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
       return f;
     }
     double reference = Double.isNaN(c.intervalMs()) ? spacing : Math.min(spacing, c.intervalMs());
-    if (duration < 0.85 * reference) {
+    if (duration < 0.95 * reference) {
       return f;
     }
     f.support(0.4, Signal.CHECKPOINT_DURATION, "job", duration, reference, String.format(

@@ -25,9 +25,11 @@ final class CheckpointStorageSlowRule implements CauseRule {
     SeriesHistory age = job.jobSeries(Signal.CHECKPOINT_AGE);
     if (age != null) {
       double now = Stats.max(job.recent(age));
+      // Age climbs to the interval before every completion, so normal is at least the interval.
       double normal = Stats.quantile(job.earlier(age), 0.9);
-      if (Double.isNaN(normal) && !Double.isNaN(cadence.intervalMs())) {
-        normal = cadence.intervalMs() / 1000;
+      if (!Double.isNaN(cadence.intervalMs())) {
+        normal = Double.isNaN(normal) ? cadence.intervalMs() / 1000
+            : Math.max(normal, cadence.intervalMs() / 1000);
       }
       if (now >= 3 * normal && now >= 60) {
         f.support(0.35, Signal.CHECKPOINT_AGE, "job", now, normal, String.format(
@@ -54,8 +56,8 @@ final class CheckpointStorageSlowRule implements CauseRule {
               "%s checkpoints failed in the last %d min (expired before completing).%s",
               Fmt.num(failures), job.settings().failureWindow().toMinutes(), LEASE_NOTE));
     }
-    if (f.confidence() == 0) {
-      return f;
+    if (f.confidence() < 0.2) {
+      return f; // checkpoints in progress alone are not a stuck upload
     }
     DiskPlateau disk = DiskPlateau.find(job);
     JobEvidence.Peak bp = job.highestRecentMedian(Signal.BACKPRESSURE, "task:");

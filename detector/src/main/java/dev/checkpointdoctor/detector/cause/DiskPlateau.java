@@ -26,6 +26,10 @@ record DiskPlateau(Signal signal, String scope, double level, double halfWidth, 
 
   /** The most convincing plateau on the job's disks, or null. */
   static DiskPlateau find(JobEvidence job) {
+    return job.memo("disk_plateau", () -> search(job));
+  }
+
+  private static DiskPlateau search(JobEvidence job) {
     DiskPlateau best = null;
     for (Signal s : RATES) {
       for (SeriesHistory h : job.histories(s)) {
@@ -54,11 +58,14 @@ record DiskPlateau(Signal signal, String scope, double level, double halfWidth, 
     if (!(level >= h.signal().absoluteFloor())) {
       return null; // an idle disk is flat too
     }
-    double lo = Stats.quantile(recent, 0.1);
-    double hi = Stats.quantile(recent, 0.9);
-    if (hi - lo > MAX_RELATIVE_RANGE * level) {
+    // Flatness is judged on a 3-point moving average: a rate from integer counters over a short
+    // scrape interval alternates around a constant ceiling by one count per interval.
+    double[] smooth = movingAverage(recent);
+    if (Stats.quantile(smooth, 0.9) - Stats.quantile(smooth, 0.1) > MAX_RELATIVE_RANGE * level) {
       return null;
     }
+    double lo = Stats.quantile(recent, 0.1);
+    double hi = Stats.quantile(recent, 0.9);
     double peak = Stats.quantile(earlier, 0.95);
     if (peak < MIN_PEAK_RATIO * level) {
       return null;
@@ -76,6 +83,14 @@ record DiskPlateau(Signal signal, String scope, double level, double halfWidth, 
       }
     }
     return new DiskPlateau(h.signal(), disk, level, (hi - lo) / 2, since, peak, util);
+  }
+
+  private static double[] movingAverage(double[] v) {
+    double[] out = new double[v.length - 2];
+    for (int i = 1; i < v.length - 1; i++) {
+      out[i - 1] = (v[i - 1] + v[i] + v[i + 1]) / 3;
+    }
+    return out;
   }
 
   String what() {

@@ -31,6 +31,8 @@ final class JobEvidence {
   private final DetectorSettings settings;
   private final List<Anomaly> open;
   private final Map<Signal, List<SeriesHistory>> histories = new EnumMap<>(Signal.class);
+  /** Shared findings (a disk plateau, the state trend) that several rules read. */
+  private final Map<String, Object> memo = new java.util.HashMap<>();
   private final long now;
   private final long onset;
   private final long recentFrom;
@@ -72,6 +74,14 @@ final class JobEvidence {
     return open;
   }
 
+  @SuppressWarnings("unchecked")
+  <T> T memo(String key, java.util.function.Supplier<T> compute) {
+    if (!memo.containsKey(key)) {
+      memo.put(key, compute.get());
+    }
+    return (T) memo.get(key);
+  }
+
   List<SeriesHistory> histories(Signal s) {
     return histories.computeIfAbsent(s, view::history);
   }
@@ -98,25 +108,42 @@ final class JobEvidence {
     if (h == null) {
       return new double[0];
     }
-    double[] out = new double[h.size()];
+    int from = firstAtOrAfter(h, fromMs);
+    int to = firstAtOrAfter(h, toMs);
+    double[] out = new double[Math.max(0, to - from)];
     int n = 0;
-    for (int i = 0; i < h.size(); i++) {
-      long t = h.timeMs(i);
-      if (t >= fromMs && t < toMs && Double.isFinite(h.value(i))) {
+    for (int i = from; i < to; i++) {
+      if (Double.isFinite(h.value(i))) {
         out[n++] = h.value(i);
       }
     }
-    return java.util.Arrays.copyOf(out, n);
+    return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+  }
+
+  /** Index of the first point at or after {@code ms} (histories are in time order). */
+  private static int firstAtOrAfter(SeriesHistory h, long ms) {
+    int lo = 0;
+    int hi = h.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (h.timeMs(mid) < ms) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   static long[] times(SeriesHistory h, long fromMs) {
-    List<Long> out = new ArrayList<>();
+    long[] out = new long[h.size()];
+    int n = 0;
     for (int i = 0; i < h.size(); i++) {
       if (h.timeMs(i) >= fromMs && Double.isFinite(h.value(i))) {
-        out.add(h.timeMs(i));
+        out[n++] = h.timeMs(i);
       }
     }
-    return out.stream().mapToLong(Long::longValue).toArray();
+    return java.util.Arrays.copyOf(out, n);
   }
 
   boolean isOpen(Signal s) {

@@ -20,6 +20,10 @@ record RocksDbStall(int strength, Signal signal, String scope, double value, dou
   }
 
   static RocksDbStall find(JobEvidence job) {
+    return job.memo("rocksdb_stall", () -> search(job));
+  }
+
+  private static RocksDbStall search(JobEvidence job) {
     for (SeriesHistory h : job.histories(Signal.ROCKSDB_WRITE_STOPPED)) {
       double share = Stats.fractionAtLeast(job.recent(h), 0.5);
       if (share > 0.05) {

@@ -22,7 +22,7 @@ final class StateGrowthRule implements CauseRule {
       return f;
     }
     f.support(state.trend().risingShare() >= 0.85 ? 0.5 : 0.4, state.signal(), "job",
-        state.now(), state.first(), "The " + state.sentence() + ", up from "
+        state.now(), state.first(), "The " + state.sentence() + "; it was "
             + Fmt.bytes(state.first()) + " 90 min ago.");
     SeriesHistory d = job.jobSeries(Signal.CHECKPOINT_DURATION);
     if (d != null) {

@@ -14,6 +14,10 @@ record StateTrend(Signal signal, Stats.Trend trend, double now, double before, d
   static final double MIN_RISING_SHARE = 0.7;
 
   static StateTrend of(JobEvidence job) {
+    return job.memo("state_trend", () -> fit(job));
+  }
+
+  private static StateTrend fit(JobEvidence job) {
     StateTrend t = of(job, Signal.CHECKPOINT_FULL_SIZE);
     return t != null ? t : of(job, Signal.CHECKPOINT_SIZE);
   }
@@ -29,8 +33,29 @@ record StateTrend(Signal signal, Stats.Trend trend, double now, double before, d
     if (v.length < 6) {
       return null;
     }
+    withoutInFlightData(job, t, v);
     Stats.Trend trend = Stats.trend(t, v);
     return new StateTrend(s, trend, trend.valueAtRef(), v[0], v[0]);
+  }
+
+  /**
+   * Takes the persisted in-flight data of the same checkpoint out of its size: buffers stored by
+   * unaligned checkpoints are not state, and they swell with back-pressure, not with keys.
+   */
+  private static void withoutInFlightData(JobEvidence job, long[] t, double[] v) {
+    SeriesHistory p = job.jobSeries(Signal.CHECKPOINT_PERSISTED_DATA);
+    if (p == null) {
+      return;
+    }
+    int j = 0;
+    for (int i = 0; i < t.length; i++) {
+      while (j < p.size() && p.timeMs(j) < t[i]) {
+        j++;
+      }
+      if (j < p.size() && p.timeMs(j) == t[i] && p.value(j) > 0 && p.value(j) < v[i]) {
+        v[i] -= p.value(j);
+      }
+    }
   }
 
   /** Relative growth per hour against the current size. */
@@ -43,7 +68,7 @@ record StateTrend(Signal signal, Stats.Trend trend, double now, double before, d
   }
 
   String sentence() {
-    return String.format("%s %s, growing %s/h (%s per hour)",
+    return String.format("%s is %s, growing %s/h (%s per hour)",
         signal == Signal.CHECKPOINT_FULL_SIZE ? "full checkpoint size" : "checkpoint size",
         Fmt.bytes(now), Fmt.bytes(trend.perHour()), Fmt.pct(growthPerHour()));
   }

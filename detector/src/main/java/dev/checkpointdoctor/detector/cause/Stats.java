@@ -58,7 +58,7 @@ final class Stats {
     // Pairs at least a quarter of the span apart: cheaper than all pairs, and short pairs carry
     // mostly noise.
     long span = t[n - 1] - t[0];
-    int stride = Math.max(1, n / 64);
+    int stride = Math.max(1, n / 40);
     double[] slopes = new double[(n / stride + 1) * (n / stride + 1)];
     int k = 0;
     int rising = 0;

@@ -22,6 +22,10 @@ final class TaskPicture {
   }
 
   static TaskPicture of(JobEvidence job, Signal signal) {
+    return job.memo("tasks:" + signal.id(), () -> build(job, signal));
+  }
+
+  private static TaskPicture build(JobEvidence job, Signal signal) {
     TaskPicture p = new TaskPicture(signal);
     for (SeriesHistory h : job.histories(signal)) {
       if (!h.scope().startsWith("task:")) {
