@@ -122,8 +122,9 @@ final class ScenarioSimulator {
       nodeOffset[i] = rng.nextLong(stepMs);
     }
     this.baseIops = Math.min(2600, 700 + spec.stateBytes() / 1e9 * 120) * (0.8 + 0.4 * rng.nextDouble());
-    // gp2: 3 IOPS per GiB, at least 100; the volumes here are 50-300 GiB
-    this.diskCeiling = 3 * (50 + rng.nextInt(250));
+    // gp2: 3 IOPS per GiB, at least 100. The volume is sized so its baseline sits well below
+    // the normal demand (10-40 %): otherwise running out of burst credits changes nothing.
+    this.diskCeiling = Math.max(100, 3 * Math.rint(baseIops * (0.1 + 0.3 * rng.nextDouble()) / 3));
     double perSubtaskIncrement = spec.stateBytes() * churn() / p;
     this.storageBytesPerS = spec.fault() == Fault.CHECKPOINT_INTERVAL_TOO_SHORT
         ? perSubtaskIncrement / (0.5 * spec.checkpointIntervalSeconds())
