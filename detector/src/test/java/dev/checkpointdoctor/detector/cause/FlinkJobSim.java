@@ -44,6 +44,8 @@ final class FlinkJobSim {
   double fullSize;
   double persisted;
   double incrementalShare = 0.2;
+  /** Whether the reported full size counts the persisted in-flight data (Flink's does). */
+  boolean persistedInFullSize;
   final double[][] bp;
   final double[][] busy;
   final double[][] startDelayMs;
@@ -214,7 +216,7 @@ final class FlinkJobSim {
         if (done <= expiry) {
           completedId++;
           lastDuration = Math.round(runningDuration);
-          lastFullSize = Math.round(fullSize);
+          lastFullSize = Math.round(fullSize + (persistedInFullSize ? persisted : 0));
           lastSize = Math.round(fullSize * incrementalShare + persisted);
           lastPersisted = Math.round(persisted);
           lastCompletedTs = done;
