@@ -8,6 +8,8 @@ import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.api.series.SeriesFeed;
 import dev.checkpointdoctor.api.series.SeriesStore;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
+import dev.checkpointdoctor.detector.cause.CauseRanker;
+import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
 import io.vertx.core.Vertx;
@@ -62,11 +64,12 @@ public final class CheckpointDoctor implements AutoCloseable {
     SignalCatalog catalog = SignalCatalog.defaults();
     Detector detector;
     try {
-      detector = new Detector(catalog, settings.detector(), loaded.state());
+      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()),
+          loaded.state());
     } catch (RuntimeException e) {
       logger.log(Level.WARNING, "snapshot could not be restored (" + e.getMessage()
           + "); starting empty");
-      detector = new Detector(catalog, settings.detector());
+      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()));
       loaded = new SnapshotStore.Loaded(null, "snapshot not restorable (" + e.getMessage()
           + "), starting empty");
     }
@@ -196,5 +199,13 @@ public final class CheckpointDoctor implements AutoCloseable {
   @Override
   public void close() throws Exception {
     stop();
+  }
+
+  /**
+   * A detector wired as the service wires it (same catalog and diagnosis), for offline replay of
+   * recorded histories.
+   */
+  public static Detector offlineDetector(DetectorSettings settings) {
+    return new Detector(SignalCatalog.defaults(), settings, new CauseRanker(settings));
   }
 }

@@ -1,6 +1,9 @@
 package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.nab.NabCommands;
+import dev.checkpointdoctor.api.scenario.AccuracyCommand;
+import dev.checkpointdoctor.api.scenario.ReplayCommand;
+import dev.checkpointdoctor.api.scenario.ScenariosCommand;
 import java.util.List;
 import java.util.Map;
 
@@ -17,6 +20,10 @@ final class Subcommands {
     int run(List<String> args);
   }
 
-  static final Map<String, Subcommand> ALL =
-      Map.of("nab", NabCommands::run, "nab-score", NabCommands::score);
+  static final Map<String, Subcommand> ALL = Map.of(
+      "scenarios", ScenariosCommand::run,
+      "replay", ReplayCommand::run,
+      "accuracy", AccuracyCommand::run,
+      "nab", NabCommands::run,
+      "nab-score", NabCommands::score);
 }

@@ -52,11 +52,14 @@ class ApiContractTest {
         Http.post(write, Bodies.checkpointScrape("job_b", t0 + i * 60_000L, i + 1, d),
             Http.remoteWriteHeaders());
       }
-      JsonObject jobs = Await.until("job_b anomalous", Duration.ofSeconds(10), () -> {
-        JsonObject j = new JsonObject(Http.get(TestService.url(s, "/api/v1/jobs")).body());
-        return j.getJsonArray("jobs").getJsonObject(0).getString("status").equals("anomalous")
-            ? j : null;
-      });
+      // Writes are processed asynchronously: wait for the last one, not only for the anomaly.
+      JsonObject jobs = Await.until("job_b anomalous after the last write", Duration.ofSeconds(10),
+          () -> {
+            JsonObject j = new JsonObject(Http.get(TestService.url(s, "/api/v1/jobs")).body());
+            JsonObject first = j.getJsonArray("jobs").getJsonObject(0);
+            return first.getString("status").equals("anomalous")
+                && first.getString("lastSeen").equals("2026-11-30T01:04:20Z") ? j : null;
+          });
       JsonObject job = jobs.getJsonArray("jobs").getJsonObject(0);
       assertThat(job.fieldNames()).containsExactlyInAnyOrder("job", "status", "signals",
           "openAnomalies", "lastSeen");

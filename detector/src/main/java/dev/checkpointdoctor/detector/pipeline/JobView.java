@@ -2,6 +2,8 @@ package dev.checkpointdoctor.detector.pipeline;
 
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
+import dev.checkpointdoctor.detector.model.SeriesHistory;
+import dev.checkpointdoctor.detector.model.Signal;
 import java.util.List;
 
 /** A read-only look at one job's state, for the diagnoser. Valid only during the call. */
@@ -14,4 +16,12 @@ public interface JobView {
   List<Anomaly> openAnomalies();
 
   List<BaselineSummary> baselines();
+
+  /**
+   * Recent raw observations of {@code signal} in every scope of the job that has some, by scope.
+   * Bounded to the last two hours of event time; not restored from snapshots.
+   */
+  default List<SeriesHistory> history(Signal signal) {
+    return List.of();
+  }
 }

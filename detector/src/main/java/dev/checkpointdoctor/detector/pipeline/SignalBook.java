@@ -9,6 +9,7 @@ import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.Evaluation;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import dev.checkpointdoctor.detector.model.Observation;
+import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -59,6 +60,10 @@ final class SignalBook {
       job.entries.put(key, entry);
       entryCount++;
     }
+    if (entry.history == null) {
+      entry.history = new RecentHistory(o.signal(), o.scope());
+    }
+    entry.history.add(o.timestampMs(), o.value());
     if (o.join() != null) {
       entry.join = o.join();
     }
@@ -175,6 +180,19 @@ final class SignalBook {
     @Override
     public List<BaselineSummary> baselines() {
       return SignalBook.this.baselines(job.name);
+    }
+
+    @Override
+    public List<SeriesHistory> history(Signal signal) {
+      List<SeriesHistory> out = new ArrayList<>();
+      for (Map.Entry<Key, Entry> e : job.entries.entrySet()) {
+        if (e.getKey().signal == signal && e.getValue().history != null
+            && e.getValue().history.size() > 0) {
+          out.add(e.getValue().history);
+        }
+      }
+      out.sort(java.util.Comparator.comparing(SeriesHistory::scope));
+      return out;
     }
   }
 
@@ -315,6 +333,8 @@ final class SignalBook {
     final SignalTracker tracker;
     Anomaly open;
     String join;
+    /** Not snapshotted: rebuilt from new observations after a restore. */
+    RecentHistory history;
 
     Entry(SignalTracker tracker) {
       this.tracker = tracker;

@@ -1,0 +1,47 @@
+package dev.checkpointdoctor.detector.cause;
+
+import dev.checkpointdoctor.detector.model.SeriesHistory;
+import dev.checkpointdoctor.detector.model.Signal;
+
+/**
+ * How often checkpoints complete, read from the times of completed-checkpoint observations
+ * (scrape resolution). Before the trouble the spacing is the configured interval (while
+ * checkpoints are shorter than it); during it, the spacing shows checkpoints running back to back.
+ *
+ * @param intervalMs typical spacing before the trouble, or NaN
+ * @param recentSpacingMs typical spacing in the recent slice, or NaN
+ * @param recentDurationMs median duration in the recent slice, or NaN
+ */
+record CheckpointCadence(double intervalMs, double recentSpacingMs, double recentDurationMs) {
+
+  static final int STEP = 4;
+
+  static CheckpointCadence of(JobEvidence job) {
+    return job.memo("cadence", () -> measure(job));
+  }
+
+  private static CheckpointCadence measure(JobEvidence job) {
+    SeriesHistory d = job.jobSeries(Signal.CHECKPOINT_DURATION);
+    if (d == null || d.size() < STEP + 3) {
+      return new CheckpointCadence(Double.NaN, Double.NaN, Double.NaN);
+    }
+    double[] before = new double[d.size()];
+    double[] recent = new double[d.size()];
+    int nb = 0;
+    int nr = 0;
+    // Spacing over STEP completions, divided by STEP: the scrape interval quantises single gaps
+    // (a 35 s interval scraped every 15 s shows as 30 s and 45 s).
+    for (int i = STEP; i < d.size(); i++) {
+      double gap = (d.timeMs(i) - d.timeMs(i - STEP)) / (double) STEP;
+      if (d.timeMs(i - STEP) >= job.recentFrom()) {
+        recent[nr++] = gap;
+      } else if (d.timeMs(i) < job.recentFrom()) {
+        before[nb++] = gap;
+      }
+    }
+    double interval = nb >= 3 ? Stats.median(java.util.Arrays.copyOf(before, nb)) : Double.NaN;
+    double spacing = nr >= 1 ? Stats.median(java.util.Arrays.copyOf(recent, nr)) : Double.NaN;
+    double dur = Stats.median(job.recent(d));
+    return new CheckpointCadence(interval, spacing, dur);
+  }
+}

@@ -1,0 +1,112 @@
+package dev.checkpointdoctor.detector.cause;
+
+import dev.checkpointdoctor.detector.model.SeriesHistory;
+import dev.checkpointdoctor.detector.model.Signal;
+
+/**
+ * A node disk's I/O rate flat at a ceiling well below its earlier peaks: the shape of a
+ * burstable volume that ran out of credits (metrics-reference §5.5). Healthy I/O follows demand
+ * and wobbles; a throttled volume delivers its baseline almost exactly.
+ *
+ * @param level recent median of the flat rate
+ * @param halfWidth half the recent 10–90 % range
+ * @param sinceMs first point of the flat run that reaches the present
+ * @param earlierPeak 95th percentile before the recent slice
+ * @param utilization recent median utilisation of that disk (NaN if unknown)
+ */
+record DiskPlateau(Signal signal, String scope, double level, double halfWidth, long sinceMs,
+    double earlierPeak, double utilization) {
+
+  /** Flat means the 10–90 % range of the recent slice is within this share of its median. */
+  static final double MAX_RELATIVE_RANGE = 0.12;
+  /** Earlier peaks at least this many times the plateau. */
+  static final double MIN_PEAK_RATIO = 1.5;
+  private static final Signal[] RATES = {
+      Signal.DISK_WRITE_IOPS, Signal.DISK_READ_IOPS, Signal.DISK_WRITE_BYTES};
+
+  /** The most convincing plateau on the job's disks, or null. */
+  static DiskPlateau find(JobEvidence job) {
+    return job.memo("disk_plateau", () -> search(job));
+  }
+
+  private static DiskPlateau search(JobEvidence job) {
+    DiskPlateau best = null;
+    for (Signal s : RATES) {
+      for (SeriesHistory h : job.histories(s)) {
+        DiskPlateau p = of(job, h);
+        if (p != null && (best == null || p.rank() > best.rank())) {
+          best = p;
+        }
+      }
+    }
+    return best;
+  }
+
+  /** Busiest disk first; on the same disk write IOPS (what RocksDB and uploads spend) first. */
+  private double rank() {
+    return (Double.isNaN(utilization) ? 0.5 : utilization)
+        + (signal == Signal.DISK_WRITE_IOPS ? 0.1 : 0) + Math.min(earlierPeak / level, 10) / 100;
+  }
+
+  private static DiskPlateau of(JobEvidence job, SeriesHistory h) {
+    double[] recent = job.recent(h);
+    double[] earlier = job.earlier(h);
+    if (recent.length < 5 || earlier.length < 5) {
+      return null;
+    }
+    double level = Stats.median(recent);
+    if (!(level >= h.signal().absoluteFloor())) {
+      return null; // an idle disk is flat too
+    }
+    // Flatness is judged on a 3-point moving average: a rate from integer counters over a short
+    // scrape interval alternates around a constant ceiling by one count per interval.
+    double[] smooth = movingAverage(recent);
+    if (Stats.quantile(smooth, 0.9) - Stats.quantile(smooth, 0.1) > MAX_RELATIVE_RANGE * level) {
+      return null;
+    }
+    double lo = Stats.quantile(recent, 0.1);
+    double hi = Stats.quantile(recent, 0.9);
+    double peak = Stats.quantile(earlier, 0.95);
+    if (peak < MIN_PEAK_RATIO * level) {
+      return null;
+    }
+    double tolerance = Math.max(1.5 * (hi - lo), 0.05 * level);
+    long since = h.timeMs(h.size() - 1);
+    for (int i = h.size() - 1; i >= 0 && Math.abs(h.value(i) - level) <= tolerance; i--) {
+      since = h.timeMs(i);
+    }
+    double util = Double.NaN;
+    String disk = h.scope();
+    for (SeriesHistory u : job.histories(Signal.DISK_UTILIZATION)) {
+      if (u.scope().equals(disk)) {
+        util = Stats.median(job.recent(u));
+      }
+    }
+    return new DiskPlateau(h.signal(), disk, level, (hi - lo) / 2, since, peak, util);
+  }
+
+  private static double[] movingAverage(double[] v) {
+    double[] out = new double[v.length - 2];
+    for (int i = 1; i < v.length - 1; i++) {
+      out[i - 1] = (v[i - 1] + v[i] + v[i + 1]) / 3;
+    }
+    return out;
+  }
+
+  String what() {
+    return switch (signal) {
+      case DISK_WRITE_IOPS -> "write IOPS";
+      case DISK_READ_IOPS -> "read IOPS";
+      default -> "write throughput";
+    };
+  }
+
+  String amount(double v) {
+    return signal == Signal.DISK_WRITE_BYTES ? Fmt.bytes(v) + "/s" : Fmt.num(v);
+  }
+
+  /** Saturated: the disk is busy nearly all the time, so the flat rate is a ceiling. */
+  boolean saturated() {
+    return utilization >= 0.85;
+  }
+}

@@ -1,0 +1,91 @@
+package dev.checkpointdoctor.detector.pipeline;
+
+import dev.checkpointdoctor.detector.model.SeriesHistory;
+import dev.checkpointdoctor.detector.model.Signal;
+
+/**
+ * Bounded raw history of one (job, signal, scope): points younger than {@link #SPAN_MS} of event
+ * time, at most {@link #CAPACITY}. When full, the older half is thinned to every second point, so
+ * the whole span stays covered with recent points at full resolution and older ones sparser.
+ * Arrays start small and grow, because most scopes of a big job are sparse or short-lived.
+ */
+final class RecentHistory implements SeriesHistory {
+  static final long SPAN_MS = 2 * 3600_000L;
+  static final int CAPACITY = 256;
+  private static final int INITIAL = 8;
+
+  private final Signal signal;
+  private final String scope;
+  private long[] times = new long[INITIAL];
+  private double[] values = new double[INITIAL];
+  private int size;
+
+  RecentHistory(Signal signal, String scope) {
+    this.signal = signal;
+    this.scope = scope;
+  }
+
+  void add(long timeMs, double value) {
+    int expired = 0;
+    while (expired < size && times[expired] < timeMs - SPAN_MS) {
+      expired++;
+    }
+    if (expired > 0) {
+      System.arraycopy(times, expired, times, 0, size - expired);
+      System.arraycopy(values, expired, values, 0, size - expired);
+      size -= expired;
+    }
+    if (size == CAPACITY) {
+      thinOlderHalf();
+    }
+    if (size == times.length) {
+      int grown = Math.min(CAPACITY, times.length * 2);
+      times = java.util.Arrays.copyOf(times, grown);
+      values = java.util.Arrays.copyOf(values, grown);
+    }
+    times[size] = timeMs;
+    values[size] = value;
+    size++;
+  }
+
+  private void thinOlderHalf() {
+    int half = size / 2;
+    int w = 0;
+    for (int r = 0; r < half; r += 2) {
+      times[w] = times[r];
+      values[w] = values[r];
+      w++;
+    }
+    for (int r = half; r < size; r++) {
+      times[w] = times[r];
+      values[w] = values[r];
+      w++;
+    }
+    size = w;
+  }
+
+  @Override
+  public Signal signal() {
+    return signal;
+  }
+
+  @Override
+  public String scope() {
+    return scope;
+  }
+
+  @Override
+  public int size() {
+    return size;
+  }
+
+  @Override
+  public long timeMs(int i) {
+    return times[i];
+  }
+
+  @Override
+  public double value(int i) {
+    return values[i];
+  }
+}

@@ -1,0 +1,277 @@
+package dev.checkpointdoctor.detector.cause;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.checkpointdoctor.detector.model.CauseHypothesis;
+import dev.checkpointdoctor.detector.model.Diagnosis;
+import java.util.stream.Collectors;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Worked examples: hours of normal operation, then one fault, fed through the detector with real
+ * metric names; the top cause, its confidence and the numbers its evidence names. Each seed
+ * varies parallelism, TaskManagers, scrape interval, Flink version, scales and noise.
+ */
+class CauseRankerScenarioTest {
+  static final double NORMAL_MIN = 100;
+
+  static FlinkJobSim sim(long seed) {
+    int[] scrape = {15, 30, 20};
+    return new FlinkJobSim(seed, 2 + (int) (seed % 4), 1 + (int) (seed % 3),
+        scrape[(int) (seed % 3)], seed % 2 == 0);
+  }
+
+  static Diagnosis diagnosis(FlinkJobSim s) {
+    Diagnosis d = s.detector.diagnosis(s.job).orElseThrow(() -> new AssertionError(
+        "no diagnosis; open anomalies: " + s.detector.anomalies(s.job, true, Long.MIN_VALUE)));
+    return d;
+  }
+
+  static String describe(Diagnosis d) {
+    return d.ranked().stream().map(h -> h.cause() + " " + String.format("%.2f", h.confidence())
+        + " " + h.evidence().stream().map(CauseHypothesis.Evidence::sentence)
+        .collect(Collectors.joining(" | "))).collect(Collectors.joining("\n"));
+  }
+
+  static String sentences(Diagnosis d) {
+    return d.top().evidence().stream().map(CauseHypothesis.Evidence::sentence)
+        .collect(Collectors.joining(" "));
+  }
+
+  static double confidenceOf(Diagnosis d, Cause c) {
+    return d.ranked().stream().filter(h -> h.cause().equals(c.id()))
+        .mapToDouble(CauseHypothesis::confidence).findFirst().orElse(0);
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2})
+  void diskThrottlingNamesTheCeilingAndWhenItBegan(long seed) {
+    FlinkJobSim s = sim(seed);
+    double ceiling = Math.max(100, Math.round(s.baseIops * 0.25));
+    s.run(NORMAL_MIN, 40, (x, f) -> {
+      for (int m = 0; m < x.tms; m++) {
+        x.writeIops[m] = ceiling * 0.8 * (1 + 0.004 * x.rnd.nextGaussian());
+        x.readIops[m] = ceiling * 0.2 * (1 + 0.004 * x.rnd.nextGaussian());
+        x.util[m] = 0.98 + 0.02 * x.rnd.nextDouble();
+        x.latencyMs[m] = 15 * x.jitter();
+      }
+      for (int i = 0; i < x.parallelism; i++) {
+        x.busy[1][i] = 950 + 50 * x.rnd.nextDouble();
+        x.bp[0][i] = 800 + 150 * x.rnd.nextDouble();
+        x.delayedRate[i] = x.rnd.nextDouble() < 0.5 ? 8 << 20 : 0;
+        x.stallUsPerS[i] = 80_000 * x.jitter();
+      }
+      x.durationMs = x.baseDurationMs * 4 * x.jitter();
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("disk_throttling");
+    assertThat(d.confidence()).isBetween(0.7, 1.0);
+    String level = Fmt.num(Math.round(ceiling * 0.8));
+    assertThat(sentences(d)).as(describe(d))
+        .containsPattern("write IOPS on node:worker-\\d/nvme1n1 flat at [0-9,]+ ± [0-9.]+ since "
+            + JobEvidence.clock(s.faultStartAfter(NORMAL_MIN)))
+        .contains("disk busy 9");
+    double flat = d.top().evidence().get(0).observed();
+    assertThat(flat).isCloseTo(ceiling * 0.8, org.assertj.core.data.Percentage.withPercentage(2));
+    assertThat(level).isNotEmpty();
+    assertThat(confidenceOf(d, Cause.ROCKSDB_WRITE_STALL)).isLessThan(0.35);
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {4, 5})
+  void rocksDbWriteStallWithoutADiskCeiling(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.run(NORMAL_MIN, 40, (x, f) -> {
+      for (int m = 0; m < x.tms; m++) {
+        x.writeIops[m] = x.baseIops * 1.4 * (1 + 0.25 * x.rnd.nextGaussian());
+        x.util[m] = 0.7 * x.jitter();
+        x.latencyMs[m] = 2 * x.jitter();
+      }
+      for (int i = 0; i < x.parallelism; i++) {
+        x.busy[1][i] = 950 + 50 * x.rnd.nextDouble();
+        x.bp[0][i] = 700 + 200 * x.rnd.nextDouble();
+        x.delayedRate[i] = x.rnd.nextDouble() < 0.7 ? 16 << 20 : 0;
+        x.stopped[i] = x.rnd.nextDouble() < 0.1 ? 1 : 0;
+        x.l0[i] = 24 + x.rnd.nextInt(8);
+        x.stallUsPerS[i] = 250_000 * x.jitter();
+      }
+      x.durationMs = x.baseDurationMs * 3 * x.jitter();
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("rocksdb_write_stall");
+    assertThat(d.confidence()).isBetween(0.6, 1.0);
+    assertThat(sentences(d)).as(describe(d)).containsPattern("level-0 files at operator:window/")
+        .contains("RocksDB slows writes at 20");
+    assertThat(confidenceOf(d, Cause.DISK_THROTTLING)).isLessThan(0.35);
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {6, 7})
+  void stateGrowthForecastsWhenCheckpointsTimeOut(long seed) {
+    FlinkJobSim s = sim(seed);
+    double faultMin = 150;
+    s.run(NORMAL_MIN, faultMin, (x, f) -> {
+      double hours = f / 3_600_000.0;
+      x.fullSize = x.baseSize * (1 + hours) * (1 + 0.01 * x.rnd.nextGaussian());
+      x.durationMs = x.baseDurationMs * (1 + hours) * (1 + 0.04 * x.rnd.nextGaussian());
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("state_growth");
+    assertThat(d.confidence()).isBetween(0.7, 1.0);
+    // By hand: duration = base × (1 + h) → slope base per hour; at the end h = 2.5.
+    double expectedHours = (600_000 - s.baseDurationMs * 3.5) / s.baseDurationMs;
+    assertThat(d.hoursToTimeout()).as(describe(d))
+        .isCloseTo(expectedHours, org.assertj.core.data.Percentage.withPercentage(15));
+    assertThat(sentences(d)).contains("checkpoints will start timing out (timeout 10.0 min) in ~"
+        + String.format(java.util.Locale.ROOT, "%.0f", d.hoursToTimeout()) + " h");
+    assertThat(confidenceOf(d, Cause.CHECKPOINT_STORAGE_SLOW)).isLessThan(0.35);
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {8, 9})
+  void checkpointStorageSlowWhenCheckpointsExpireWithNothingLocal(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.run(NORMAL_MIN, 45, (x, f) -> x.durationMs = 15 * 60_000);
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("checkpoint_storage_slow");
+    assertThat(d.confidence()).isBetween(0.6, 1.0);
+    assertThat(d.checkpointsFailing()).isTrue();
+    assertThat(sentences(d)).contains("LeaseExpiredException")
+        .containsPattern("The last completed checkpoint is \\d+\\.\\d min old");
+    assertThat(confidenceOf(d, Cause.STATE_GROWTH)).isZero();
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {10, 11})
+  void slowUploadThatStillCompletesIsStorageNotTheInterval(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.run(NORMAL_MIN, 45, (x, f) -> x.durationMs = 5 * 60_000 * x.jitter());
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("checkpoint_storage_slow");
+    assertThat(confidenceOf(d, Cause.CHECKPOINT_INTERVAL_TOO_SHORT))
+        .isLessThan(d.confidence());
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {12, 13})
+  void backpressureNamesTheBottleneckTask(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.run(NORMAL_MIN, 30, (x, f) -> {
+      for (int i = 0; i < x.parallelism; i++) {
+        x.busy[2][i] = 970 + 30 * x.rnd.nextDouble();
+        x.bp[2][i] = 5 * x.rnd.nextDouble();
+        x.bp[0][i] = 850 + 150 * x.rnd.nextDouble();
+        x.bp[1][i] = 800 + 150 * x.rnd.nextDouble();
+        x.startDelayMs[1][i] = 20_000 * x.jitter();
+        x.startDelayMs[2][i] = 25_000 * x.jitter();
+      }
+      x.durationMs = (x.baseDurationMs + 25_000) * x.jitter();
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("backpressure");
+    assertThat(d.confidence()).isBetween(0.7, 1.0);
+    assertThat(sentences(d)).containsPattern("Bottleneck: task Sink:_kafka subtask \\d is busy");
+    assertThat(confidenceOf(d, Cause.DATA_SKEW)).isLessThan(0.35);
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {14, 15})
+  void dataSkewNamesTheHotSubtask(long seed) {
+    FlinkJobSim s = sim(seed);
+    int hot = (int) (seed % s.parallelism);
+    s.run(NORMAL_MIN, 30, (x, f) -> {
+      x.busy[1][hot] = 990 + 10 * x.rnd.nextDouble();
+      x.recordsIn[1][hot] *= 5;
+      x.startDelayMs[1][hot] = 40_000 * x.jitter();
+      for (int i = 0; i < x.parallelism; i++) {
+        x.bp[0][i] = 600 + 200 * x.rnd.nextDouble();
+      }
+      x.durationMs = (x.baseDurationMs + 40_000) * x.jitter();
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("data_skew");
+    assertThat(d.confidence()).isBetween(0.7, 1.0);
+    assertThat(sentences(d)).contains("task window subtask " + hot);
+    assertThat(confidenceOf(d, Cause.BACKPRESSURE)).isLessThan(d.confidence() - 0.2);
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {16, 17})
+  void unalignedCheckpointsInflateUnderBackpressure(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.persistedInFullSize = seed % 2 == 0; // growing in-flight data is not growing state
+    s.run(NORMAL_MIN, 30, (x, f) -> {
+      x.persisted = (64L << 20) + (2L << 30) * (f / 1_800_000.0);
+      for (int i = 0; i < x.parallelism; i++) {
+        x.busy[2][i] = 980 + 20 * x.rnd.nextDouble();
+        x.bp[0][i] = 850 + 150 * x.rnd.nextDouble();
+        x.bp[1][i] = 800 + 150 * x.rnd.nextDouble();
+      }
+      x.durationMs = x.baseDurationMs * 2 * x.jitter();
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("unaligned_checkpoint_inflation");
+    assertThat(d.confidence()).isBetween(0.7, 1.0);
+    assertThat(sentences(d)).containsPattern("Checkpoints persist \\d+\\.\\d (MiB|GiB) of in-flight");
+    assertThat(confidenceOf(d, Cause.STATE_GROWTH)).isLessThan(0.35);
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {18, 19})
+  void gcPressureOnAFullHeap(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.run(NORMAL_MIN, 30, (x, f) -> {
+      for (int m = 0; m < x.tms; m++) {
+        x.gcMsPerS[m] = 280 * x.jitter();
+        x.heap[m] = 0.95 + 0.04 * x.rnd.nextDouble();
+      }
+      for (int i = 0; i < x.parallelism; i++) {
+        x.busy[1][i] = 900 + 50 * x.rnd.nextDouble();
+      }
+      x.durationMs = x.baseDurationMs * 2.5 * x.jitter();
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("gc_pressure");
+    assertThat(d.confidence()).isBetween(0.7, 1.0);
+    assertThat(sentences(d)).containsPattern("tm:flink_tm_\\d spends \\d+ ms/s in garbage")
+        .containsPattern("Heap at tm:flink_tm_\\d is 9\\d % full");
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {20, 21})
+  void cpuThrottlingOfTheTaskManagerContainers(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.run(NORMAL_MIN, 30, (x, f) -> {
+      for (int m = 0; m < x.tms; m++) {
+        x.cpuThrottled[m] = 0.55 + 0.1 * x.rnd.nextDouble();
+      }
+      for (int i = 0; i < x.parallelism; i++) {
+        x.busy[1][i] = 880 + 80 * x.rnd.nextDouble();
+      }
+      x.durationMs = x.baseDurationMs * 2.5 * x.jitter();
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("cpu_throttling");
+    assertThat(d.confidence()).isBetween(0.7, 1.0);
+    assertThat(sentences(d)).containsPattern(
+        "container:flink-tm-\\d/flink-main-container is CPU-throttled in [56]\\d % of CFS");
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {22, 23})
+  void intervalTooShortWhenCheckpointsRunBackToBack(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.intervalMs = Math.round(s.baseDurationMs * 2 / 1000) * 1000;
+    s.run(NORMAL_MIN, 40, (x, f) -> x.durationMs = x.intervalMs * 1.3 * x.jitter());
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("checkpoint_interval_too_short");
+    assertThat(d.confidence()).isBetween(0.6, 1.0);
+    java.util.regex.Matcher m = java.util.regex.Pattern
+        .compile("the interval looked like ([0-9.]+) s").matcher(sentences(d));
+    assertThat(m.find()).as(sentences(d)).isTrue();
+    assertThat(Double.parseDouble(m.group(1)) * 1000).isCloseTo(s.intervalMs,
+        org.assertj.core.data.Percentage.withPercentage(10));
+    assertThat(sentences(d)).contains("A checkpoint is in progress in");
+  }
+}
