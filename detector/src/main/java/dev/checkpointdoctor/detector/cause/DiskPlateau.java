@@ -14,8 +14,8 @@ import dev.checkpointdoctor.detector.model.Signal;
  * @param earlierPeak 95th percentile before the recent slice
  * @param utilization recent median utilisation of that disk (NaN if unknown)
  */
-record DiskPlateau(Signal signal, String scope, double level, double halfWidth, long sinceMs,
-    double earlierPeak, double utilization) {
+record DiskPlateau(Signal signal, boolean total, String scope, double level, double halfWidth,
+    long sinceMs, double earlierPeak, double utilization) {
 
   /** Flat means the 10–90 % range of the recent slice is within this share of its median. */
   static final double MAX_RELATIVE_RANGE = 0.12;
@@ -33,6 +33,14 @@ record DiskPlateau(Signal signal, String scope, double level, double halfWidth, 
     DiskPlateau best = null;
     for (Signal s : RATES) {
       for (SeriesHistory h : job.histories(s)) {
+        DiskPlateau p = of(job, h);
+        if (p != null && (best == null || p.rank() > best.rank())) {
+          best = p;
+        }
+      }
+    }
+    if (best == null) {
+      for (SeriesHistory h : TotalIopsHistory.of(job)) {
         DiskPlateau p = of(job, h);
         if (p != null && (best == null || p.rank() > best.rank())) {
           best = p;
@@ -82,7 +90,8 @@ record DiskPlateau(Signal signal, String scope, double level, double halfWidth, 
         util = Stats.median(job.recent(u));
       }
     }
-    return new DiskPlateau(h.signal(), disk, level, (hi - lo) / 2, since, peak, util);
+    return new DiskPlateau(h.signal(), h instanceof TotalIopsHistory, disk, level, (hi - lo) / 2,
+        since, peak, util);
   }
 
   private static double[] movingAverage(double[] v) {
@@ -94,6 +103,9 @@ record DiskPlateau(Signal signal, String scope, double level, double halfWidth, 
   }
 
   String what() {
+    if (total) {
+      return "read+write IOPS";
+    }
     return switch (signal) {
       case DISK_WRITE_IOPS -> "write IOPS";
       case DISK_READ_IOPS -> "read IOPS";

@@ -78,6 +78,36 @@ class CauseRankerScenarioTest {
     assertThat(confidenceOf(d, Cause.ROCKSDB_WRITE_STALL)).isLessThan(0.35);
   }
 
+  /** A gp2 bucket caps reads and writes together: the mix swings, the sum is flat. */
+  @ParameterizedTest
+  @ValueSource(longs = {1, 3})
+  void diskThrottlingSeenInReadPlusWriteWhenTheMixSwings(long seed) {
+    FlinkJobSim s = sim(seed);
+    double ceiling = Math.max(100, Math.round(s.baseIops * 0.25));
+    s.run(NORMAL_MIN, 40, (x, f) -> {
+      for (int m = 0; m < x.tms; m++) {
+        double writeShare = 0.3 + 0.6 * x.rnd.nextDouble(); // uploads and compactions alternate
+        x.writeIops[m] = ceiling * writeShare;
+        x.readIops[m] = ceiling * (1 - writeShare) * (1 + 0.004 * x.rnd.nextGaussian());
+        x.util[m] = 0.98 + 0.02 * x.rnd.nextDouble();
+        x.latencyMs[m] = 15 * x.jitter();
+      }
+      for (int i = 0; i < x.parallelism; i++) {
+        x.busy[1][i] = 950 + 50 * x.rnd.nextDouble();
+        x.delayedRate[i] = x.rnd.nextDouble() < 0.5 ? 8 << 20 : 0;
+        x.stallUsPerS[i] = 80_000 * x.jitter();
+      }
+      x.durationMs = x.baseDurationMs * 4 * x.jitter();
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("disk_throttling");
+    assertThat(sentences(d)).as(describe(d)).containsPattern(
+        "read\\+write IOPS on node:worker-\\d/nvme1n1 flat at [0-9,]+ ± [0-9.]+ since "
+            + JobEvidence.clock(s.faultStartAfter(NORMAL_MIN)));
+    assertThat(d.top().evidence().get(0).observed())
+        .isCloseTo(ceiling, org.assertj.core.data.Percentage.withPercentage(3));
+  }
+
   @ParameterizedTest
   @ValueSource(longs = {4, 5})
   void rocksDbWriteStallWithoutADiskCeiling(long seed) {
