@@ -24,7 +24,7 @@ import java.io.IOException;
  *       are unchanged); {@code openAfter} consecutive outside observations on the same side open
  *       an anomaly on the observation that completes the run, which is itself not learned.
  *   <li>Daily cycle: an outside value that the same hour of yesterday (within an hour) already
- *       reached, give or take {@code relativeFloor}, is not outside: evening peaks of a job with
+ *       reached, give or take {@code relativeFloor} of the value or half the band, is not outside: evening peaks of a job with
  *       a daily load pattern are normal once a day of history shows them.
  *   <li>Open: nothing is learned, so the fault never becomes the new normal; {@code resolveAfter}
  *       consecutive observations that are not outside resolve it.
@@ -131,8 +131,10 @@ public final class SignalTracker {
     int side = value > band.upper() ? 1 : value < band.lower() ? -1 : 0;
     boolean outside =
         (side > 0 && direction.flagsHigh()) || (side < 0 && direction.flagsLow());
-    if (outside && !open
-        && daily.explains(tsMs, value, side, settings.relativeFloor() * Math.abs(value))) {
+    // Slack: day-to-day noise of a peak is about as large as the band is wide.
+    double slack = Math.max(settings.relativeFloor() * Math.abs(value),
+        0.5 * (band.upper() - band.expected()));
+    if (outside && !open && daily.explains(tsMs, value, side, slack)) {
       // The daily cycle went this far yesterday at this hour: a peak, not a fault.
       outside = false;
       side = 0;
