@@ -1,7 +1,6 @@
 package dev.checkpointdoctor.api.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.checkpointdoctor.api.app.CheckpointDoctor;
 import io.vertx.core.json.JsonArray;
@@ -24,13 +23,7 @@ class PrometheusRemoteWriteIT {
 
   @Test
   void jobAndSignalsArriveThroughRealPrometheus(@TempDir Path tmp) throws Exception {
-    boolean ci = System.getenv("CI") != null;
-    if (PrometheusServer.binary() == null) {
-      if (ci) {
-        throw new AssertionError("prometheus is not installed; .ci/run must apt-get install it");
-      }
-      assumeTrue(false, "prometheus not installed (apt-get install prometheus)");
-    }
+    PrometheusServer.requireBinary();
     try (CheckpointDoctor service = TestService.start(tmp.resolve("data"),
             "--min-observations", "3");
         FlinkLikeMetricsServer flink = new FlinkLikeMetricsServer(FIXTURE)) {
