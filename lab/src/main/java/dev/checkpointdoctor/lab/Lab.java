@@ -73,8 +73,8 @@ public final class Lab {
       System.exit(2);
     }
     Scenario scenario = Scenario.valueOf(args[1]);
-    Duration learn = Duration.ofSeconds(180);
-    Duration fault = Duration.ofSeconds(240);
+    Duration learn = Duration.ofSeconds(90);
+    Duration fault = Duration.ofSeconds(300);
     Path jar = Path.of("api/target/checkpoint-doctor.jar");
     Path recordings = Path.of("lab/recordings");
     for (int i = 2; i < args.length; i += 2) {

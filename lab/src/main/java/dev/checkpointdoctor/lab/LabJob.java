@@ -99,12 +99,12 @@ final class LabJob {
     }
   }
 
-  /** Sleeps 1 ms per record while {@link Faults#slowMap} is on: ~1000 rec/s per subtask. */
+  /** Sleeps 2 ms per record while {@link Faults#slowMap} is on: ~500 rec/s per subtask, a quarter of the load. */
   static final class SlowMap implements MapFunction<Long, Long> {
     @Override
     public Long map(Long v) {
       if (Faults.slowMap) {
-        LockSupport.parkNanos(1_000_000);
+        LockSupport.parkNanos(2_000_000);
       }
       return v;
     }
