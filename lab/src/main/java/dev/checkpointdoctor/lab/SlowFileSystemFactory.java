@@ -11,12 +11,18 @@ import org.apache.flink.core.fs.local.LocalFileSystem;
 
 /**
  * {@code slowfile://} = the local file system, except that while {@link Faults#slowStorage} is on
- * every write call to a created file (checkpoint data and metadata) sleeps {@link #DELAY_NANOS}:
+ * every write, sync and close call on a created file (checkpoint data and metadata) sleeps
+ * {@link #DELAY_NANOS}:
  * slow checkpoint storage, with no back-pressure and no local disk trouble. Registered through
  * META-INF/services; LocalFileSystem ignores the scheme when it maps a Path to a file.
  */
 public final class SlowFileSystemFactory implements FileSystemFactory {
-  static final long DELAY_NANOS = 50_000_000L;
+  /**
+   * 10 s per call (-Dlab.slowfs.delayMs): an incremental checkpoint writes several files per
+   * subtask plus the metadata, so it outlives the 30 s timeout and checkpoints stop completing,
+   * as with a checkpoint store that throttles or hangs.
+   */
+  static final long DELAY_NANOS = Long.getLong("lab.slowfs.delayMs", 10_000L) * 1_000_000L;
 
   @Override
   public String getScheme() {
