@@ -12,5 +12,8 @@ public final class Faults {
   /** slow checkpoint storage: every write to slowfile:// sleeps. */
   public static volatile boolean slowStorage;
 
+  /** GC pressure: the map keeps a cache that fills most of the heap and churns garbage. */
+  public static volatile boolean gcPressure;
+
   private Faults() {}
 }

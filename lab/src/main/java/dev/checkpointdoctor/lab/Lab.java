@@ -32,31 +32,40 @@ public final class Lab {
 
   /** A scenario: the fault switch and the cause the service should name. */
   enum Scenario {
-    backpressure("backpressure", "file") {
+    backpressure("backpressure", "file", "rocksdb") {
       @Override
       void inject(boolean on) {
         Faults.slowMap = on;
       }
     },
-    state_growth("state_growth", "file") {
+    state_growth("state_growth", "file", "rocksdb") {
       @Override
       void inject(boolean on) {
         Faults.growState = on;
       }
     },
-    checkpoint_storage_slow("checkpoint_storage_slow", "slowfile") {
+    checkpoint_storage_slow("checkpoint_storage_slow", "slowfile", "rocksdb") {
       @Override
       void inject(boolean on) {
         Faults.slowStorage = on;
+      }
+    },
+    /** hashmap backend; run the lab JVM with a small heap (-Xmx1g), the fault fills 85 % of it. */
+    gc_pressure("gc_pressure", "file", "hashmap") {
+      @Override
+      void inject(boolean on) {
+        Faults.gcPressure = on;
       }
     };
 
     final String expectedCause;
     final String checkpointScheme;
+    final String backend;
 
-    Scenario(String expectedCause, String checkpointScheme) {
+    Scenario(String expectedCause, String checkpointScheme, String backend) {
       this.expectedCause = expectedCause;
       this.checkpointScheme = checkpointScheme;
+      this.backend = backend;
     }
 
     abstract void inject(boolean on);

@@ -23,9 +23,10 @@ final class LabJob {
 
   private LabJob() {}
 
-  static Configuration config(Path work, int reporterPortFrom, String checkpointScheme) {
+  static Configuration config(Path work, int reporterPortFrom, String checkpointScheme,
+      String backend) {
     Configuration c = new Configuration();
-    c.setString("state.backend.type", "rocksdb");
+    c.setString("state.backend.type", backend);
     c.setString("state.backend.rocksdb.localdir", work.resolve("rocksdb").toString());
     c.setString("execution.checkpointing.incremental", "true");
     c.setString("execution.checkpointing.interval", "2s");
@@ -99,12 +100,32 @@ final class LabJob {
     }
   }
 
+  /** The cache of the GC-pressure fault: filled up to {@link #CACHE_SHARE} of the heap. */
+  static final java.util.List<byte[]> CACHE = new java.util.ArrayList<>();
+  static final double CACHE_SHARE = 0.85;
+
   /** Sleeps 2 ms per record while {@link Faults#slowMap} is on: ~500 rec/s per subtask, a quarter of the load. */
   static final class SlowMap implements MapFunction<Long, Long> {
     @Override
     public Long map(Long v) {
       if (Faults.slowMap) {
         LockSupport.parkNanos(2_000_000);
+      }
+      if (Faults.gcPressure) {
+        Runtime rt = Runtime.getRuntime();
+        synchronized (CACHE) {
+          // +1 MB per record until the cache holds CACHE_SHARE of the heap: reached in seconds
+          if ((long) CACHE.size() << 20 < CACHE_SHARE * rt.maxMemory()) {
+            CACHE.add(new byte[1 << 20]);
+          }
+        }
+        byte[] garbage = new byte[16 << 10]; // churn: ~64 MB/s at 4,000 records/s
+        garbage[(int) (v & 0x3fff)] = 1;
+        return v + garbage[0];
+      } else if (!CACHE.isEmpty()) {
+        synchronized (CACHE) {
+          CACHE.clear();
+        }
       }
       return v;
     }

@@ -157,14 +157,16 @@ final class LabRun {
     }
 
     int reporterFrom = freeBlock(11);
-    Configuration conf = LabJob.config(work, reporterFrom, scenario.checkpointScheme);
+    Configuration conf = LabJob.config(work, reporterFrom, scenario.checkpointScheme,
+        scenario.backend);
     JobClient client = LabJob.start(job, conf);
     toClose.add(() -> {
       scenario.inject(false);
       client.cancel().get();
     });
-    log("Flink 1.20.3 MiniCluster: job %s (%s) submitted; %d rec/s, parallelism %d, RocksDB,"
-        + " incremental checkpoints every 2 s", job, client.getJobID(), LabJob.RATE, LabJob.PARALLELISM);
+    log("Flink 1.20.3 MiniCluster: job %s (%s) submitted; %d rec/s, parallelism %d, %s state backend,"
+        + " incremental checkpoints every 2 s; heap max %d MB", job, client.getJobID(), LabJob.RATE,
+        LabJob.PARALLELISM, scenario.backend, Runtime.getRuntime().maxMemory() >> 20);
     int reporterPort = Wait.until("Flink reporter serving checkpoint metrics", Duration.ofSeconds(90), () -> {
       for (int p = reporterFrom; p <= reporterFrom + 10; p++) {
         try {
