@@ -102,7 +102,7 @@ final class LabJob {
 
   /** The cache of the GC-pressure fault: filled up to {@link #CACHE_SHARE} of the heap. */
   static final java.util.List<byte[]> CACHE = new java.util.ArrayList<>();
-  static final double CACHE_SHARE = 0.85;
+  static final double CACHE_SHARE = 0.6;
 
   /** Sleeps 2 ms per record while {@link Faults#slowMap} is on: ~500 rec/s per subtask, a quarter of the load. */
   static final class SlowMap implements MapFunction<Long, Long> {
@@ -114,9 +114,11 @@ final class LabJob {
       if (Faults.gcPressure) {
         Runtime rt = Runtime.getRuntime();
         synchronized (CACHE) {
-          // +1 MB per record until the cache holds CACHE_SHARE of the heap: reached in seconds
-          if ((long) CACHE.size() << 20 < CACHE_SHARE * rt.maxMemory()) {
-            CACHE.add(new byte[1 << 20]);
+          // +256 KB per record until the cache holds CACHE_SHARE of the heap: reached in
+          // seconds. Chunks stay below half a G1 region (1 MB at -Xmx1g): 1 MB arrays would be
+          // humongous and take two regions each, and the "60 %" would be 120 %.
+          if ((long) CACHE.size() << 18 < CACHE_SHARE * rt.maxMemory()) {
+            CACHE.add(new byte[1 << 18]);
           }
         }
         byte[] garbage = new byte[16 << 10]; // churn: ~64 MB/s at 4,000 records/s
