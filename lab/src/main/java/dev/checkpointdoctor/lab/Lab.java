@@ -50,7 +50,7 @@ public final class Lab {
         Faults.slowStorage = on;
       }
     },
-    /** hashmap backend; run the lab JVM with a small heap (-Xmx1g), the fault fills 60 % of it. */
+    /** hashmap backend; run the lab JVM with a small heap (-Xmx1g), the fault fills 70 % of it. */
     gc_pressure("gc_pressure", "file", "hashmap") {
       @Override
       void inject(boolean on) {

@@ -102,7 +102,7 @@ final class LabJob {
 
   /** The cache of the GC-pressure fault: filled up to {@link #CACHE_SHARE} of the heap. */
   static final java.util.List<byte[]> CACHE = new java.util.ArrayList<>();
-  static final double CACHE_SHARE = 0.6;
+  static final double CACHE_SHARE = 0.7;
 
   /** Sleeps 2 ms per record while {@link Faults#slowMap} is on: ~500 rec/s per subtask, a quarter of the load. */
   static final class SlowMap implements MapFunction<Long, Long> {
@@ -121,7 +121,7 @@ final class LabJob {
             CACHE.add(new byte[1 << 18]);
           }
         }
-        byte[] garbage = new byte[16 << 10]; // churn: ~64 MB/s at 4,000 records/s
+        byte[] garbage = new byte[64 << 10]; // churn: ~256 MB/s at 4,000 records/s
         garbage[(int) (v & 0x3fff)] = 1;
         return v + garbage[0];
       } else if (!CACHE.isEmpty()) {
