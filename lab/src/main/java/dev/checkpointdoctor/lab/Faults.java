@@ -1,0 +1,19 @@
+package dev.checkpointdoctor.lab;
+
+/**
+ * Switches the running job reads. The MiniCluster runs in this JVM with the application class
+ * loader as user-code class loader, so a static volatile is seen by every task.
+ */
+public final class Faults {
+  /** back-pressure: the map before the sink sleeps per record. */
+  public static volatile boolean slowMap;
+  /** state growth: the source emits never-seen keys, each adding keyed state without TTL. */
+  public static volatile boolean growState;
+  /** slow checkpoint storage: every write to slowfile:// sleeps. */
+  public static volatile boolean slowStorage;
+
+  /** GC pressure: the map keeps a cache that fills most of the heap and churns garbage. */
+  public static volatile boolean gcPressure;
+
+  private Faults() {}
+}

@@ -1,0 +1,161 @@
+package dev.checkpointdoctor.lab;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The fault lab: a real Flink job in a MiniCluster, scraped every second by a real Prometheus
+ * that remote-writes to Checkpoint Doctor, which alerts a real Alertmanager whose webhook lands
+ * here. Lets the job run normally, injects one fault at T and prints the timeline.
+ *
+ * <pre>java -cp lab/target/lab.jar dev.checkpointdoctor.lab.Lab run backpressure [--learn 180] [--fault 240]</pre>
+ *
+ * Run from the repository root (it starts api/target/checkpoint-doctor.jar and reads the
+ * remote-write relabelling from deploy/prometheus/remote-write.yml).
+ */
+public final class Lab {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A scenario: the fault switch and the cause the service should name. */
+  enum Scenario {
+    backpressure("backpressure", "file", "rocksdb") {
+      @Override
+      void inject(boolean on) {
+        Faults.slowMap = on;
+      }
+    },
+    state_growth("state_growth", "file", "rocksdb") {
+      @Override
+      void inject(boolean on) {
+        Faults.growState = on;
+      }
+    },
+    checkpoint_storage_slow("checkpoint_storage_slow", "slowfile", "rocksdb") {
+      @Override
+      void inject(boolean on) {
+        Faults.slowStorage = on;
+      }
+    },
+    /** hashmap backend; run the lab JVM with a small heap (-Xmx1g), the fault fills 70 % of it. */
+    gc_pressure("gc_pressure", "file", "hashmap") {
+      @Override
+      void inject(boolean on) {
+        Faults.gcPressure = on;
+      }
+    };
+
+    final String expectedCause;
+    final String checkpointScheme;
+    final String backend;
+
+    Scenario(String expectedCause, String checkpointScheme, String backend) {
+      this.expectedCause = expectedCause;
+      this.checkpointScheme = checkpointScheme;
+      this.backend = backend;
+    }
+
+    abstract void inject(boolean on);
+  }
+
+  record Alert(Instant receivedAt, String status, String cause, String severity, String signal) {}
+
+  private Lab() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 2 || !args[0].equals("run")) {
+      System.err.println("usage: Lab run <" + List.of(Scenario.values()) + "> [--learn SECONDS]"
+          + " [--fault SECONDS] [--jar api/target/checkpoint-doctor.jar] [--recordings lab/recordings]");
+      System.exit(2);
+    }
+    Scenario scenario = Scenario.valueOf(args[1]);
+    Duration learn = Duration.ofSeconds(90);
+    Duration fault = Duration.ofSeconds(300);
+    Path jar = Path.of("api/target/checkpoint-doctor.jar");
+    Path recordings = Path.of("lab/recordings");
+    for (int i = 2; i < args.length; i += 2) {
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException("flag " + args[i] + " needs a value");
+      }
+      switch (args[i]) {
+        case "--learn" -> learn = seconds(args[i + 1]);
+        case "--fault" -> fault = seconds(args[i + 1]);
+        case "--jar" -> jar = Path.of(args[i + 1]);
+        case "--recordings" -> recordings = Path.of(args[i + 1]);
+        default -> throw new IllegalArgumentException("unknown flag " + args[i]);
+      }
+    }
+    int rc = new LabRun(scenario, learn, fault, jar, recordings).call();
+    System.exit(rc);
+  }
+
+  static Duration seconds(String s) {
+    return Duration.ofSeconds(Long.parseLong(s.replaceAll("s$", "")));
+  }
+
+  static void log(String fmt, Object... args) {
+    Object[] all = new Object[args.length + 1];
+    all[0] = Instant.now().toString().substring(11, 19);
+    System.arraycopy(args, 0, all, 1, args.length);
+    System.out.printf(Locale.ROOT, "%s  " + fmt + "%n", all);
+  }
+
+  static String enc(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  static long secs(Instant from, Instant to) {
+    return Duration.between(from, to).toSeconds();
+  }
+
+  static String javaBin() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /** Receives Alertmanager's webhook posts and keeps the job's alerts with their arrival time. */
+  static HttpServer webhook(String job, List<Alert> alerts) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/hook", ex -> {
+      Instant at = Instant.now();
+      byte[] body;
+      try (InputStream in = ex.getRequestBody()) {
+        body = in.readAllBytes();
+      }
+      try {
+        for (JsonNode a : JSON.readTree(body).path("alerts")) {
+          JsonNode l = a.path("labels");
+          if (job.equals(l.path("job_name").asText())) {
+            Alert alert = new Alert(at, a.path("status").asText(), l.path("cause").asText(),
+                l.path("severity").asText(), l.path("signal").asText());
+            alerts.add(alert);
+            log("webhook: %s %s cause=%s severity=%s signal=%s", alert.status(), job,
+                alert.cause(), alert.severity(), alert.signal());
+          }
+        }
+      } catch (IOException e) {
+        System.err.println("webhook: unreadable body: " + e);
+      }
+      ex.sendResponseHeaders(200, -1);
+      ex.close();
+    });
+    server.start();
+    return server;
+  }
+
+  static List<Alert> newAlertList() {
+    return new CopyOnWriteArrayList<>();
+  }
+}

@@ -1,0 +1,135 @@
+package dev.checkpointdoctor.lab;
+
+import java.nio.file.Path;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.sink.DiscardingSink;
+import org.apache.flink.util.Collector;
+
+/** The lab's Flink job: rate-limited source → keyed RocksDB state → map → discarding sink. */
+final class LabJob {
+  static final int RATE = 4000;
+  static final int PARALLELISM = 2;
+
+  private LabJob() {}
+
+  static Configuration config(Path work, int reporterPortFrom, String checkpointScheme,
+      String backend) {
+    Configuration c = new Configuration();
+    c.setString("state.backend.type", backend);
+    c.setString("state.backend.rocksdb.localdir", work.resolve("rocksdb").toString());
+    c.setString("execution.checkpointing.incremental", "true");
+    c.setString("execution.checkpointing.interval", "2s");
+    c.setString("execution.checkpointing.storage", "filesystem");
+    c.setString("execution.checkpointing.dir",
+        checkpointScheme + "://" + work.resolve("checkpoints").toAbsolutePath());
+    c.setString("execution.checkpointing.timeout", "30s");
+    c.setString("execution.checkpointing.tolerable-failed-checkpoints", "1000000");
+    c.setString("restart-strategy.type", "fixed-delay");
+    c.setString("restart-strategy.fixed-delay.attempts", "1000");
+    c.setString("restart-strategy.fixed-delay.delay", "1s");
+    c.setString("taskmanager.numberOfTaskSlots", String.valueOf(PARALLELISM));
+    c.setString("rest.bind-address", "127.0.0.1");
+    c.setString("rest.address", "127.0.0.1");
+    c.setString("jobmanager.bind-host", "127.0.0.1");
+    c.setString("taskmanager.bind-host", "127.0.0.1");
+    c.setString("taskmanager.host", "127.0.0.1");
+    // Flink's PrometheusReporter (same exposition), bound to loopback only
+    c.setString("metrics.reporter.prom.factory.class",
+        LoopbackPrometheusReporterFactory.class.getName());
+    c.setString("metrics.reporter.prom.port", reporterPortFrom + "-" + (reporterPortFrom + 10));
+    // as deploy/flink/config.yaml: the RocksDB native metrics the catalog uses, labelled by column family
+    c.setString("state.backend.rocksdb.metrics.column-family-as-variable", "true");
+    c.setString("state.backend.rocksdb.metrics.estimate-pending-compaction-bytes", "true");
+    c.setString("state.backend.rocksdb.metrics.actual-delayed-write-rate", "true");
+    c.setString("state.backend.rocksdb.metrics.is-write-stopped", "true");
+    c.setString("state.backend.rocksdb.metrics.num-files-at-level", "true");
+    c.setString("state.backend.rocksdb.metrics.stall-micros", "true");
+    return c;
+  }
+
+  static JobClient start(String jobName, Configuration conf) throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    env.setParallelism(PARALLELISM);
+    DataGeneratorSource<Long> source = new DataGeneratorSource<>(
+        seq -> Faults.growState ? (1L << 40) + seq : seq % 1000, Long.MAX_VALUE,
+        RateLimiterStrategy.perSecond(RATE), Types.LONG);
+    env.fromSource(source, WatermarkStrategy.noWatermarks(), "source")
+        .keyBy(k -> k)
+        .process(new Count()).name("count")
+        .map(new SlowMap()).name("slow-map")
+        .addSink(new DiscardingSink<>()).name("sink");
+    return env.executeAsync(jobName);
+  }
+
+  /** Keyed state without TTL: a counter and a 256-byte payload per key. */
+  static final class Count extends KeyedProcessFunction<Long, Long, Long> {
+    private transient ValueState<Long> count;
+    private transient ValueState<byte[]> payload;
+
+    @Override
+    public void open(Configuration parameters) {
+      count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+      payload = getRuntimeContext().getState(
+          new ValueStateDescriptor<>("payload", byte[].class));
+    }
+
+    @Override
+    public void processElement(Long key, Context ctx, Collector<Long> out) throws Exception {
+      Long c = count.value();
+      long n = c == null ? 1 : c + 1;
+      count.update(n);
+      if (c == null) {
+        byte[] b = new byte[256];
+        for (int i = 0; i < b.length; i++) {
+          b[i] = (byte) (key * 31 + i);
+        }
+        payload.update(b);
+      }
+      out.collect(n);
+    }
+  }
+
+  /** The cache of the GC-pressure fault: filled up to {@link #CACHE_SHARE} of the heap. */
+  static final java.util.List<byte[]> CACHE = new java.util.ArrayList<>();
+  static final double CACHE_SHARE = 0.7;
+
+  /** Sleeps 2 ms per record while {@link Faults#slowMap} is on: ~500 rec/s per subtask, a quarter of the load. */
+  static final class SlowMap implements MapFunction<Long, Long> {
+    @Override
+    public Long map(Long v) {
+      if (Faults.slowMap) {
+        LockSupport.parkNanos(2_000_000);
+      }
+      if (Faults.gcPressure) {
+        Runtime rt = Runtime.getRuntime();
+        synchronized (CACHE) {
+          // +256 KB per record until the cache holds CACHE_SHARE of the heap: reached in
+          // seconds. Chunks stay below half a G1 region (1 MB at -Xmx1g): 1 MB arrays would be
+          // humongous and take two regions each, and the "60 %" would be 120 %.
+          if ((long) CACHE.size() << 18 < CACHE_SHARE * rt.maxMemory()) {
+            CACHE.add(new byte[1 << 18]);
+          }
+        }
+        byte[] garbage = new byte[64 << 10]; // churn: ~256 MB/s at 4,000 records/s
+        garbage[(int) (v & 0x3fff)] = 1;
+        return v + garbage[0];
+      } else if (!CACHE.isEmpty()) {
+        synchronized (CACHE) {
+          CACHE.clear();
+        }
+      }
+      return v;
+    }
+  }
+}

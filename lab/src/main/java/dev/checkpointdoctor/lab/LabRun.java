@@ -1,0 +1,373 @@
+package dev.checkpointdoctor.lab;
+
+import static dev.checkpointdoctor.lab.Lab.JSON;
+import static dev.checkpointdoctor.lab.Lab.enc;
+import static dev.checkpointdoctor.lab.Lab.log;
+import static dev.checkpointdoctor.lab.Lab.secs;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+
+/** One lab run: start everything, learn, inject, watch, record, replay, print the timeline. */
+final class LabRun {
+  final Lab.Scenario scenario;
+  final Duration learn;
+  final Duration faultFor;
+  final Path jar;
+  final Path recordings;
+  final String job;
+  final List<AutoCloseable> toClose = new ArrayList<>();
+  final List<Lab.Alert> alerts = Lab.newAlertList();
+
+  LabRun(Lab.Scenario scenario, Duration learn, Duration faultFor, Path jar, Path recordings) {
+    this.scenario = scenario;
+    this.learn = learn;
+    this.faultFor = faultFor;
+    this.jar = jar;
+    this.recordings = recordings;
+    this.job = "lab_" + scenario.name();
+  }
+
+  int call() throws Exception {
+    Instant begin = Instant.now();
+    Path work = Files.createTempDirectory("cpd-lab-" + scenario.name() + "-");
+    System.setProperty("lab.flinklog", work.resolve("flink.log").toString());
+    log("scenario %s, work dir %s (Flink log: flink.log)", scenario, work);
+    Thread hook = new Thread(this::closeAll);
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      return runIn(work, begin);
+    } finally {
+      closeAll();
+      Runtime.getRuntime().removeShutdownHook(hook);
+    }
+  }
+
+  synchronized void closeAll() {
+    for (int i = toClose.size() - 1; i >= 0; i--) {
+      try {
+        toClose.get(i).close();
+      } catch (Exception e) {
+        System.err.println("closing: " + e);
+      }
+    }
+    toClose.clear();
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** A block of n consecutive free loopback ports. */
+  static int freeBlock(int n) throws IOException {
+    for (int attempt = 0; attempt < 50; attempt++) {
+      int from = 20000 + ThreadLocalRandom.current().nextInt(30000);
+      boolean free = true;
+      for (int p = from; p < from + n && free; p++) {
+        try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getLoopbackAddress())) {
+          free = s.isBound();
+        } catch (IOException e) {
+          free = false;
+        }
+      }
+      if (free) {
+        return from;
+      }
+    }
+    throw new IOException("no block of " + n + " free ports");
+  }
+
+  static String require(String binary) {
+    String b = Proc.binary(binary);
+    if (b == null) {
+      throw new IllegalStateException(binary + " not installed (apt-get install prometheus "
+          + "prometheus-alertmanager prometheus-node-exporter)");
+    }
+    return b;
+  }
+
+  int runIn(Path work, Instant begin) throws Exception {
+    String promBin = require("prometheus");
+    String amBin = require("prometheus-alertmanager");
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException(jar + " missing: ./mvnw -B -Plab -pl lab -am package -DskipTests");
+    }
+    String keepRegex = Recording.keepRegex(Path.of("deploy/prometheus/remote-write.yml"));
+
+    HttpServer hookServer = Lab.webhook(job, alerts);
+    toClose.add(() -> hookServer.stop(0));
+    String hookUrl = "http://127.0.0.1:" + hookServer.getAddress().getPort() + "/hook";
+
+    int amPort = freePort();
+    Path amDir = work.resolve("alertmanager");
+    Files.createDirectories(amDir);
+    Files.writeString(amDir.resolve("alertmanager.yml"), "route:\n"
+        + "  receiver: webhook\n"
+        + "  group_by: ['alertname', 'job_name', 'cause']\n"
+        + "  group_wait: 1s\n"
+        + "  group_interval: 1s\n"
+        + "  repeat_interval: 1h\n"
+        + "receivers:\n"
+        + "  - name: webhook\n"
+        + "    webhook_configs:\n"
+        + "      - url: " + hookUrl + "\n"
+        + "        send_resolved: true\n");
+    String amUrl = "http://127.0.0.1:" + amPort;
+    toClose.add(Proc.start("Alertmanager", List.of(amBin,
+        "--config.file=" + amDir.resolve("alertmanager.yml"), "--storage.path=" + amDir.resolve("data"),
+        "--web.listen-address=127.0.0.1:" + amPort, "--cluster.listen-address="),
+        amDir.resolve("alertmanager.log"), Duration.ofSeconds(30), () -> Http.ok(amUrl + "/-/ready")));
+    log("Alertmanager on %s, webhook %s", amUrl, hookUrl);
+
+    int cpdPort = freePort();
+    String cpd = "http://127.0.0.1:" + cpdPort;
+    toClose.add(Proc.start("Checkpoint Doctor", List.of(Lab.javaBin(), "-jar", jar.toString(),
+        "--host", "127.0.0.1", "--port", String.valueOf(cpdPort),
+        "--data-dir", work.resolve("cpd-data").toString(), "--min-observations", "5",
+        "--alert-resend-interval", "5s", "--alertmanager-url", amUrl, "--external-url", cpd),
+        work.resolve("checkpoint-doctor.log"), Duration.ofSeconds(60), () -> Http.ok(cpd + "/readyz")));
+    log("Checkpoint Doctor on %s (--min-observations 5 --alert-resend-interval 5s)", cpd);
+
+    String nodeTarget = null;
+    String nodeBin = Proc.binary("prometheus-node-exporter");
+    if (nodeBin != null) {
+      int nodePort = freePort();
+      String nodeUrl = "http://127.0.0.1:" + nodePort;
+      toClose.add(Proc.start("node_exporter", List.of(nodeBin, "--web.listen-address=127.0.0.1:" + nodePort),
+          work.resolve("node_exporter.log"), Duration.ofSeconds(30), () -> Http.ok(nodeUrl + "/metrics")));
+      nodeTarget = "127.0.0.1:" + nodePort;
+      log("node_exporter on %s", nodeTarget);
+    } else {
+      log("node_exporter not installed (apt-get install prometheus-node-exporter): no disk series");
+    }
+
+    int reporterFrom = freeBlock(11);
+    Configuration conf = LabJob.config(work, reporterFrom, scenario.checkpointScheme,
+        scenario.backend);
+    JobClient client = LabJob.start(job, conf);
+    toClose.add(() -> {
+      scenario.inject(false);
+      client.cancel().get();
+    });
+    log("Flink 1.20.3 MiniCluster: job %s (%s) submitted; %d rec/s, parallelism %d, %s state backend,"
+        + " incremental checkpoints every 2 s; heap max %d MB", job, client.getJobID(), LabJob.RATE,
+        LabJob.PARALLELISM, scenario.backend, Runtime.getRuntime().maxMemory() >> 20);
+    int reporterPort = Wait.until("Flink reporter serving checkpoint metrics", Duration.ofSeconds(90), () -> {
+      for (int p = reporterFrom; p <= reporterFrom + 10; p++) {
+        try {
+          var r = Http.get("http://127.0.0.1:" + p + "/metrics");
+          if (r.statusCode() == 200 && r.body().contains("flink_jobmanager_job_lastCheckpointDuration")) {
+            return p;
+          }
+        } catch (RuntimeException e) {
+          // not this port
+        }
+      }
+      return null;
+    });
+    log("Flink Prometheus reporter on 127.0.0.1:%d", reporterPort);
+
+    int promPort = freePort();
+    Path promDir = work.resolve("prometheus");
+    Files.createDirectories(promDir);
+    String promUrl = "http://127.0.0.1:" + promPort;
+    Files.writeString(promDir.resolve("prometheus.yml"), "global:\n"
+        + "  scrape_interval: 1s\n"
+        + "  scrape_timeout: 1s\n"
+        + "  evaluation_interval: 1s\n"
+        + "scrape_configs:\n"
+        + "  - job_name: flink\n"
+        + "    static_configs: [{targets: ['127.0.0.1:" + reporterPort + "']}]\n"
+        + (nodeTarget == null ? "" : "  - job_name: node\n"
+            + "    static_configs: [{targets: ['" + nodeTarget + "']}]\n")
+        + "remote_write:\n"
+        + "  - name: checkpoint-doctor\n"
+        + "    url: " + cpd + "/api/v1/write\n"
+        + "    write_relabel_configs:\n"
+        + "      - source_labels: [__name__]\n"
+        + "        regex: '" + keepRegex + "'\n"
+        + "        action: keep\n"
+        + "    queue_config:\n"
+        + "      batch_send_deadline: 1s\n"
+        + "      min_backoff: 100ms\n"
+        + "      max_backoff: 5s\n");
+    toClose.add(Proc.start("Prometheus", List.of(promBin,
+        "--config.file=" + promDir.resolve("prometheus.yml"), "--storage.tsdb.path=" + promDir.resolve("tsdb"),
+        "--web.listen-address=127.0.0.1:" + promPort, "--storage.remote.flush-deadline=1s"),
+        promDir.resolve("prometheus.log"), Duration.ofSeconds(30), () -> Http.ok(promUrl + "/-/ready")));
+    log("Prometheus on %s: scrapes Flink%s every 1 s, remote-writes to Checkpoint Doctor",
+        promUrl, nodeTarget == null ? "" : " and node_exporter");
+    Instant recordFrom = Instant.now();
+
+    // learning: a fixed span of normal running (the point of the phase), reported every 30 s
+    Wait.until("job " + job + " known to Checkpoint Doctor", Duration.ofSeconds(60),
+        () -> Http.get(cpd + "/api/v1/jobs/" + enc(job)).statusCode() == 200);
+    log("learning baselines for %d s", learn.toSeconds());
+    Instant learnUntil = Instant.now().plus(learn);
+    Instant[] nextReport = {Instant.now()};
+    Wait.poll(learn, Duration.ofMillis(500), () -> {
+      if (!Instant.now().isBefore(nextReport[0])) {
+        log("  %s", baselineSummary(cpd));
+        nextReport[0] = Instant.now().plusSeconds(30);
+      }
+      return !Instant.now().isBefore(learnUntil);
+    });
+    log("  %s", baselineSummary(cpd));
+    List<String> before = anomalyLines(cpd, null);
+    if (!before.isEmpty()) {
+      log("anomalies before the fault:");
+      before.forEach(l -> log("    %s", l));
+    }
+    log("diagnosis before the fault: %s", diagnosis(cpd));
+    int alertsBefore = alerts.size();
+
+    // fault
+    Instant t = Instant.now();
+    scenario.inject(true);
+    log("FAULT %s injected at T = %s", scenario, t);
+    Instant[] firstAnomaly = {null};
+    String[] firstAnomalyLine = {null};
+    String[] lastDiagnosis = {"(none)"};
+    Instant[] diagnosisChanged = {null};
+    Lab.Alert expected = Wait.poll(faultFor, Duration.ofMillis(500), () -> {
+      if (firstAnomaly[0] == null) {
+        List<String> now = anomalyLines(cpd, t);
+        if (!now.isEmpty()) {
+          firstAnomaly[0] = Instant.now();
+          firstAnomalyLine[0] = now.get(0);
+          log("first anomaly (T+%ds): %s", secs(t, firstAnomaly[0]), now.get(0));
+        }
+      }
+      String d = diagnosis(cpd);
+      if (!d.equals(lastDiagnosis[0])) {
+        lastDiagnosis[0] = d;
+        diagnosisChanged[0] = Instant.now();
+        log("diagnosis (T+%ds): %s", secs(t, diagnosisChanged[0]), d);
+      }
+      for (int i = alertsBefore; i < alerts.size(); i++) {
+        Lab.Alert a = alerts.get(i);
+        if (a.status().equals("firing") && a.cause().equals(scenario.expectedCause)) {
+          return a;
+        }
+      }
+      return null;
+    });
+    String liveDiagnosis = diagnosis(cpd);
+    Instant end = Instant.now();
+    scenario.inject(false);
+
+    Path recording = recordings.resolve(scenario.name() + ".prom.gz");
+    long samples = Recording.write(promUrl, keepRegex, recordFrom.minusSeconds(5), end.plusSeconds(2), recording);
+    log("recorded %d samples of the remote-written series to %s (%d KB)", samples, recording,
+        Files.size(recording) / 1024);
+    closeAll();
+    log("stopped Flink, Prometheus, node_exporter, Checkpoint Doctor, Alertmanager");
+
+    String replay = replay(recording);
+
+    System.out.println();
+    System.out.println("=== timeline: " + scenario + " (expected cause " + scenario.expectedCause + ") ===");
+    System.out.printf(Locale.ROOT, "normal running        %d s before the fault%n", learn.toSeconds());
+    System.out.printf(Locale.ROOT, "fault injected        T = %s%n", t);
+    System.out.println(firstAnomaly[0] == null ? "first anomaly         none within " + faultFor.toSeconds() + " s"
+        : String.format(Locale.ROOT, "first anomaly         T+%ds  %s", secs(t, firstAnomaly[0]), firstAnomalyLine[0]));
+    for (int i = alertsBefore; i < alerts.size(); i++) {
+      Lab.Alert a = alerts.get(i);
+      System.out.printf(Locale.ROOT, "alert at webhook      T+%ds  %s cause=%s severity=%s signal=%s%n",
+          secs(t, a.receivedAt()), a.status(), a.cause(), a.severity(), a.signal());
+    }
+    if (expected == null) {
+      System.out.println("alert with cause " + scenario.expectedCause + ": NOT received within "
+          + faultFor.toSeconds() + " s");
+    }
+    System.out.println("live diagnosis        " + liveDiagnosis);
+    System.out.println("replayed diagnosis    " + replay);
+    System.out.printf(Locale.ROOT, "run took              %d s end to end%n", secs(begin, Instant.now()));
+    return expected == null ? 1 : 0;
+  }
+
+  String baselineSummary(String cpd) {
+    try {
+      JsonNode b = JSON.readTree(Http.get(cpd + "/api/v1/jobs/" + enc(job) + "/baselines").body())
+          .path("baselines");
+      int ready = 0;
+      List<String> learning = new ArrayList<>();
+      for (JsonNode n : b) {
+        if (n.path("state").asText().equals("ready")) {
+          ready++;
+        } else if (!learning.contains(n.path("signal").asText())) {
+          learning.add(n.path("signal").asText());
+        }
+      }
+      return "baselines: " + ready + " of " + b.size() + " ready; still learning: " + learning;
+    } catch (IOException | RuntimeException e) {
+      return "baselines: " + e;
+    }
+  }
+
+  /** Anomalies of the job (all, or those started at or after {@code since}), one line each. */
+  List<String> anomalyLines(String cpd, Instant since) {
+    List<String> out = new ArrayList<>();
+    try {
+      JsonNode list = JSON.readTree(Http.get(cpd + "/api/v1/anomalies?job=" + enc(job)).body())
+          .path("anomalies");
+      for (JsonNode a : list) {
+        Instant started = Instant.parse(a.path("startedAt").asText());
+        if (since == null || !started.isBefore(since.minusSeconds(2))) {
+          out.add(String.format(Locale.ROOT, "%s %s scope=%s started %s observed=%s expected=%s upper=%s",
+              a.path("state").asText(), a.path("signal").asText(), a.path("scope").asText(),
+              a.path("startedAt").asText(), a.path("observed").asText(), a.path("expected").asText(),
+              a.path("upper").asText()));
+        }
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return out;
+  }
+
+  String diagnosis(String cpd) {
+    try {
+      JsonNode d = JSON.readTree(Http.get(cpd + "/api/v1/jobs/" + enc(job)).body()).path("diagnosis");
+      if (d.isMissingNode() || d.isNull()) {
+        return "(none)";
+      }
+      return String.format(Locale.ROOT, "cause=%s confidence=%.2f signal=%s",
+          d.path("cause").asText(), d.path("confidence").asDouble(), d.path("signal").asText());
+    } catch (IOException | RuntimeException e) {
+      return "(" + e + ")";
+    }
+  }
+
+  /** Replays the recording through the runnable jar; returns its diagnosis lines. */
+  String replay(Path recording) throws IOException, InterruptedException {
+    Path keep = recordings.resolve(scenario.name() + ".replay.txt");
+    Process p = new ProcessBuilder(Lab.javaBin(), "-jar", jar.toString(), "replay", "--min-observations", "5",
+        recording.toString()).redirectErrorStream(true).redirectOutput(keep.toFile()).start();
+    int rc = p.waitFor();
+    List<String> diag = new ArrayList<>();
+    for (String l : Files.readAllLines(keep)) {
+      String low = l.toLowerCase(Locale.ROOT);
+      if (low.contains("diagnos") || low.contains("cause")) {
+        diag.add(l.strip());
+      }
+    }
+    return "(replay exit " + rc + ", full output in " + keep + ")\n    "
+        + String.join("\n    ", diag.subList(0, Math.min(diag.size(), 10)));
+  }
+}
