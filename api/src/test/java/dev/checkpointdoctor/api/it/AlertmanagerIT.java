@@ -26,27 +26,6 @@ class AlertmanagerIT {
   }
 
   /** Scrapes one minute apart in event time, ending shortly before the wall clock. */
-  static final class Feed {
-    final CheckpointDoctor service;
-    final String job;
-    final long t0 = System.currentTimeMillis() - 60 * 60_000L;
-    int i;
-
-    Feed(CheckpointDoctor service, String job) {
-      this.service = service;
-      this.job = job;
-    }
-
-    void scrapes(int n, double durationMs) {
-      for (int k = 0; k < n; k++, i++) {
-        HttpResponse<String> r = Http.post(TestService.url(service, "/api/v1/write"),
-            Bodies.checkpointScrape(job, t0 + i * 60_000L, i + 1, durationMs),
-            Http.remoteWriteHeaders());
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
-      }
-    }
-  }
-
   static Predicate<JsonObject> notification(String status, String job) {
     return n -> status.equals(n.getString("status")) && n.getJsonArray("alerts").stream()
         .map(JsonObject.class::cast)
@@ -68,7 +47,7 @@ class AlertmanagerIT {
         CheckpointDoctor s = TestService.start(dir.resolve("svc"), "--min-observations", "5",
             "--alertmanager-url", am1.url(), "--alertmanager-url", am2.url(),
             "--alert-resend-interval", "2s")) {
-      Feed feed = new Feed(s, "orders-etl");
+      CheckpointFeed feed = new CheckpointFeed(s, "orders-etl");
       feed.scrapes(8, 1000);
       feed.scrapes(4, 5000);
 
@@ -135,7 +114,7 @@ class AlertmanagerIT {
       String amUrl = "http://127.0.0.1:" + port;
       try (CheckpointDoctor s = TestService.start(dir.resolve("svc"), "--min-observations", "5",
           "--alertmanager-url", amUrl, "--alert-resend-interval", "2s")) {
-        Feed feed = new Feed(s, "payments");
+        CheckpointFeed feed = new CheckpointFeed(s, "payments");
         feed.scrapes(8, 1000);
         feed.scrapes(4, 5000);
         String failures = "checkpoint_doctor_alerts_sent_total{alertmanager=\"" + amUrl

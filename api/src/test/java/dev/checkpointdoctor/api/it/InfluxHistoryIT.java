@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.checkpointdoctor.api.app.CheckpointDoctor;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,27 +25,6 @@ class InfluxHistoryIT {
     InfluxServer.requireBinary();
   }
 
-  static final class Feed {
-    final CheckpointDoctor service;
-    final String job;
-    final long t0 = (System.currentTimeMillis() / 60_000L - 60) * 60_000L;
-    int i;
-
-    Feed(CheckpointDoctor service, String job) {
-      this.service = service;
-      this.job = job;
-    }
-
-    void scrapes(int n, double durationMs) {
-      for (int k = 0; k < n; k++, i++) {
-        HttpResponse<String> r = Http.post(TestService.url(service, "/api/v1/write"),
-            Bodies.checkpointScrape(job, t0 + i * 60_000L, i + 1, durationMs),
-            Http.remoteWriteHeaders());
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
-      }
-    }
-  }
-
   static long durationPoints(InfluxServer influx, String job) {
     JsonArray rows = influx.rows(DB, "SELECT count(\"observed\") FROM \"signal\" WHERE \"job\" = '"
         + job + "' AND \"signal\" = 'checkpoint_duration' AND \"scope\" = 'job'");
@@ -59,7 +37,7 @@ class InfluxHistoryIT {
             PrometheusServer.freePort(), PrometheusServer.freePort());
         CheckpointDoctor s = TestService.start(dir.resolve("svc"), "--min-observations", "5",
             "--influx-url", influx.url())) {
-      Feed feed = new Feed(s, "orders");
+      CheckpointFeed feed = new CheckpointFeed(s, "orders");
       feed.scrapes(8, 1000);
       feed.scrapes(4, 5000);
       feed.scrapes(6, 1000);
@@ -124,7 +102,7 @@ class InfluxHistoryIT {
     InfluxServer before = InfluxServer.start(influxDir, http, rpc);
     try (CheckpointDoctor s = TestService.start(dir.resolve("svc"), "--influx-url",
         before.url())) {
-      Feed feed = new Feed(s, "billing");
+      CheckpointFeed feed = new CheckpointFeed(s, "billing");
       try (before) {
         feed.scrapes(5, 1000);
         Await.until("5 points before the outage", WAIT, () -> durationPoints(before, "billing")
