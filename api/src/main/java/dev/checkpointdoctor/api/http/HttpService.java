@@ -17,7 +17,6 @@ import io.vertx.ext.web.handler.BodyHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
@@ -79,12 +78,6 @@ public final class HttpService {
         "no route for " + ctx.request().method() + " " + ctx.request().path()));
     router.route().failureHandler(ctx -> failure(ctx, metrics));
     return router;
-  }
-
-  /** The paths of every route with a method, for the OpenAPI consistency test. */
-  public static List<String> documentedPaths(Router router) {
-    return router.getRoutes().stream().map(Route::getPath)
-        .filter(p -> p != null && p.startsWith("/")).distinct().toList();
   }
 
   private static void failure(RoutingContext ctx, ServiceMetrics metrics) {

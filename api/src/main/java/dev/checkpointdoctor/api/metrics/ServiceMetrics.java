@@ -121,6 +121,15 @@ public final class ServiceMetrics {
           cb.call(stats.unusedMetric(), DropReason.UNUSED_METRIC.label());
           cb.call(stats.cardinalityLimit(), DropReason.CARDINALITY_LIMIT.label());
         }).register(registry);
+    CounterWithCallback.builder().name(PREFIX + "samples_without_signal")
+        .help("Processed samples that yielded no signal: node/container series not joined to a "
+            + "job (unjoined; see --host-alias), job samples after their scrape was evaluated "
+            + "(late_frame).")
+        .labelNames("reason")
+        .callback(cb -> {
+          cb.call(detector.unjoinedSamples(), "unjoined");
+          cb.call(detector.lateFrameSamples(), "late_frame");
+        }).register(registry);
     CounterWithCallback.builder().name(PREFIX + "stale_markers")
         .help("Prometheus stale markers received; each ends a series.")
         .callback(cb -> cb.call(stats.staleMarkers())).register(registry);

@@ -44,6 +44,8 @@ public final class Detector {
   private volatile int baselineGauge;
   private volatile int openAnomalyGauge;
   private volatile int jobGauge;
+  private volatile long unjoinedCounter;
+  private volatile long lateFrameCounter;
 
   private final List<DetectorListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -148,6 +150,21 @@ public final class Detector {
     baselineGauge = book.size();
     openAnomalyGauge = book.openAnomalyCount();
     jobGauge = book.jobCount();
+    unjoinedCounter = extractor.unjoinedSamples() + extractor.unjoinedContainerSamples();
+    lateFrameCounter = extractor.lateSamples();
+  }
+
+  /**
+   * Node and container samples no job's TaskManagers could be joined to (processed, kept for
+   * rates, but no signal), as of the last completed batch.
+   */
+  public long unjoinedSamples() {
+    return unjoinedCounter;
+  }
+
+  /** Job samples that arrived after their scrape's frame was evaluated, as of the last batch. */
+  public long lateFrameSamples() {
+    return lateFrameCounter;
   }
 
   private void observe(Observation o) {

@@ -62,6 +62,18 @@ class DetectorTest {
   }
 
   @Test
+  void nodeSamplesNoJobRunsOnAreCountedAsUnjoined() {
+    Detector d = new Detector(SignalCatalog.defaults(), SETTINGS);
+    Labels disk = Labels.of("__name__", "node_disk_writes_completed_total", "device", "vda",
+        "instance", "lonely-host:9100", "job", "node");
+    d.accept(disk, new long[] {1000, 2000}, new double[] {10, 20});
+    d.endBatch();
+    assertThat(d.stats().processed()).isEqualTo(2);
+    assertThat(d.unjoinedSamples()).isPositive();
+    assertThat(d.baselineCount()).isZero();
+  }
+
+  @Test
   void unusedMetricIsCountedNotTracked() {
     Detector d = new Detector(SignalCatalog.defaults(), SETTINGS);
     d.accept(Labels.of("__name__", "up", "job", "x"), new long[] {1, 2}, new double[] {1, 1});
