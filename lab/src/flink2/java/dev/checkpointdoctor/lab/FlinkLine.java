@@ -15,7 +15,7 @@ final class FlinkLine {
 
   /**
    * A Sink V2: 2.x moved SinkFunction to sink.legacy and keeps it only for compatibility. The
-   * task becomes "slow-map -> sink: Writer" instead of 1.20's "slow-map -> sink".
+   * task becomes "count -> slow-map -> sink: Writer" (1.20: "… -> Sink: sink").
    */
   static <T> void discard(DataStream<T> in, String name) {
     in.sinkTo(new DiscardingSink<>()).name(name);
