@@ -28,10 +28,7 @@ final class WideJob {
 
   static void configure(Configuration c) {
     c.setString("execution.checkpointing.unaligned.enabled", "true");
-    // The source's output pool is 2 buffers per subpartition + these floating ones, at most
-    // max-buffers-per-channel per subpartition: ~16 MB per source subtask.
-    c.setString("taskmanager.network.memory.floating-buffers-per-gate", "512");
-    c.setString("taskmanager.network.memory.max-buffers-per-channel", "600");
+    FlinkLine.deepOutputBuffers(c);
     c.setString("taskmanager.memory.network.min", "128m");
     c.setString("taskmanager.memory.network.max", "128m");
   }
