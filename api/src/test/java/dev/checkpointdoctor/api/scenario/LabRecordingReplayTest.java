@@ -28,7 +28,9 @@ class LabRecordingReplayTest {
       "flink2-backpressure, backpressure",
       "flink2-state_growth, state_growth",
       "flink2-checkpoint_storage_slow, checkpoint_storage_slow",
-      "flink2-gc_pressure, gc_pressure"})
+      "flink2-gc_pressure, gc_pressure",
+      "flink2-data_skew, data_skew",
+      "flink2-unaligned_checkpoint_inflation, unaligned_checkpoint_inflation"})
   void replayOfTheLiveRunNamesItsCause(String recording, String cause) throws Exception {
     OfflineReplay replay = new OfflineReplay(DetectorSettings.defaults().withMinObservations(5));
     replay.replayFiles(List.of(Path.of("..", "lab", "recordings", recording + ".prom.gz")));
