@@ -13,6 +13,15 @@ final class FlinkLine {
 
   private FlinkLine() {}
 
+  /**
+   * Output buffers that hold ~16 MB per source subtask for {@link WideJob}: the pool is 2 buffers
+   * per subpartition + these floating ones, at most max-buffers-per-channel per subpartition.
+   */
+  static void deepOutputBuffers(org.apache.flink.configuration.Configuration c) {
+    c.setString("taskmanager.network.memory.floating-buffers-per-gate", "512");
+    c.setString("taskmanager.network.memory.max-buffers-per-channel", "600");
+  }
+
   /** The legacy SinkFunction sink, so the 1.20 job graph (and its task names) stays as it was. */
   static <T> void discard(DataStream<T> in, String name) {
     in.addSink(new DiscardingSink<>()).name(name);

@@ -15,5 +15,11 @@ public final class Faults {
   /** GC pressure: the map keeps a cache that fills most of the heap and churns garbage. */
   public static volatile boolean gcPressure;
 
+  /** Data skew: the source sends most records to keys of one keyed subtask, which does costly work per record. */
+  public static volatile boolean dataSkew;
+
+  /** Short interval: creating each checkpoint's directory on slowfile:// takes a fixed time. */
+  public static volatile boolean slowCheckpointStart;
+
   private Faults() {}
 }

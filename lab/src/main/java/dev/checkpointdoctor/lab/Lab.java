@@ -56,6 +56,36 @@ public final class Lab {
       void inject(boolean on) {
         Faults.gcPressure = on;
       }
+    },
+    data_skew("data_skew", "file", "rocksdb") {
+      @Override
+      void inject(boolean on) {
+        Faults.dataSkew = on;
+      }
+    },
+    /** Unaligned checkpoints from the start; wide records so the in-flight buffers weigh MBs. */
+    unaligned_checkpoint_inflation("unaligned_checkpoint_inflation", "file", "rocksdb") {
+      @Override
+      void inject(boolean on) {
+        Faults.slowMap = on;
+      }
+
+      @Override
+      void configure(org.apache.flink.configuration.Configuration conf) {
+        WideJob.configure(conf);
+      }
+
+      @Override
+      org.apache.flink.core.execution.JobClient start(String job,
+          org.apache.flink.configuration.Configuration conf) throws Exception {
+        return WideJob.start(job, conf);
+      }
+    },
+    checkpoint_interval_too_short("checkpoint_interval_too_short", "slowfile", "rocksdb") {
+      @Override
+      void inject(boolean on) {
+        Faults.slowCheckpointStart = on;
+      }
     };
 
     final String expectedCause;
@@ -69,6 +99,15 @@ public final class Lab {
     }
 
     abstract void inject(boolean on);
+
+    /** Scenario-specific Flink settings on top of {@link LabJob#config}. */
+    void configure(org.apache.flink.configuration.Configuration conf) {}
+
+    /** The job the scenario runs: the lab's job unless the fault needs another shape. */
+    org.apache.flink.core.execution.JobClient start(String job,
+        org.apache.flink.configuration.Configuration conf) throws Exception {
+      return LabJob.start(job, conf);
+    }
   }
 
   record Alert(Instant receivedAt, String status, String cause, String severity, String signal) {}

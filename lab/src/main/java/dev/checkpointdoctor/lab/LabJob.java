@@ -62,7 +62,7 @@ final class LabJob {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(PARALLELISM);
     DataGeneratorSource<Long> source = new DataGeneratorSource<>(
-        seq -> Faults.growState ? (1L << 40) + seq : seq % 1000, Long.MAX_VALUE,
+        seq -> Faults.growState ? (1L << 40) + seq : Faults.dataSkew ? SkewKeys.key(seq) : seq % 1000, Long.MAX_VALUE,
         RateLimiterStrategy.perSecond(RATE), Types.LONG);
     FlinkLine.discard(env.fromSource(source, WatermarkStrategy.noWatermarks(), "source")
         .keyBy(k -> k)
@@ -96,8 +96,13 @@ final class LabJob {
         }
         payload.update(b);
       }
+      if (Faults.dataSkew && ++skewed % SkewKeys.RECORDS_PER_MS == 0) {
+        LockSupport.parkNanos(1_000_000);
+      }
       out.collect(n);
     }
+
+    private long skewed;
   }
 
   /** The cache of the GC-pressure fault: filled up to {@link #CACHE_SHARE} of the heap. */

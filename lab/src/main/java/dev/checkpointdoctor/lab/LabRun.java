@@ -160,7 +160,8 @@ final class LabRun {
     int reporterFrom = freeBlock(11);
     Configuration conf = LabJob.config(work, reporterFrom, scenario.checkpointScheme,
         scenario.backend);
-    JobClient client = LabJob.start(job, conf);
+    scenario.configure(conf);
+    JobClient client = scenario.start(job, conf);
     toClose.add(() -> {
       scenario.inject(false);
       client.cancel().get();

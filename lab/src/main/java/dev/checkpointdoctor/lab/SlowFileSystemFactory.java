@@ -24,6 +24,14 @@ public final class SlowFileSystemFactory implements FileSystemFactory {
    */
   static final long DELAY_NANOS = Long.getLong("lab.slowfs.delayMs", 10_000L) * 1_000_000L;
 
+  /**
+   * 2.5 s per checkpoint (-Dlab.slowfs.checkpointStartDelayMs): checkpoints take ~1.4 times the
+   * 2 s interval, so each starts as the last ends, yet stay below 2.5 times it, where the service
+   * calls a checkpoint slow rather than the interval short.
+   */
+  static final long CHECKPOINT_START_DELAY_NANOS =
+      Long.getLong("lab.slowfs.checkpointStartDelayMs", 2_500L) * 1_000_000L;
+
   @Override
   public String getScheme() {
     return "slowfile";
@@ -43,6 +51,17 @@ public final class SlowFileSystemFactory implements FileSystemFactory {
     @Override
     public FSDataOutputStream create(Path filePath, WriteMode overwrite) throws IOException {
       return new SlowStream(super.create(filePath, overwrite));
+    }
+
+    @Override
+    public boolean mkdirs(Path path) throws IOException {
+      // The JobManager creates chk-N after the checkpoint is pending (its clock running) and
+      // before any barrier goes out: once per checkpoint, a fixed time whatever the state size,
+      // no task thread held up.
+      if (Faults.slowCheckpointStart && path.getName().startsWith("chk-")) {
+        LockSupport.parkNanos(CHECKPOINT_START_DELAY_NANOS);
+      }
+      return super.mkdirs(path);
     }
   }
 
