@@ -9,6 +9,9 @@ import dev.checkpointdoctor.detector.model.Signal;
  * timeout.
  */
 final class StateGrowthRule implements CauseRule {
+  /** A duration jump this many times the state's own growth is something else. */
+  static final double MIN_UNEXPLAINED_JUMP = 4;
+
   @Override
   public Cause cause() {
     return Cause.STATE_GROWTH;
@@ -25,6 +28,16 @@ final class StateGrowthRule implements CauseRule {
         state.now(), state.first(), "The " + state.sentence() + "; it was "
             + Fmt.bytes(state.first()) + " 90 min ago.");
     SeriesHistory d = job.jobSeries(Signal.CHECKPOINT_DURATION);
+    double durationJump = d == null ? Double.NaN
+        : Stats.median(job.recent(d)) / Stats.median(job.earlier(d));
+    double stateJump = state.now() / state.first();
+    if (durationJump >= MIN_UNEXPLAINED_JUMP && durationJump >= MIN_UNEXPLAINED_JUMP * stateJump) {
+      // Checkpoint time grows with the state it writes, not tenfold for a state that grew by half
+      // (RocksDB files piling up between compactions drift the size of any young job).
+      return f.against(0.4, Signal.CHECKPOINT_DURATION, "job", durationJump, stateJump,
+          String.format("But checkpoints got %.0f times slower while the state grew only %.1f "
+              + "times: the growth does not explain them.", durationJump, stateJump));
+    }
     if (d != null) {
       long from = job.now() - StateTrend.FIT_MS;
       long[] t = JobEvidence.times(d, from);

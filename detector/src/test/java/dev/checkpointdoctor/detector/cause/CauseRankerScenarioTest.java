@@ -353,6 +353,25 @@ class CauseRankerScenarioTest {
         "container:flink-tm-\\d/flink-main-container is CPU-throttled in [56]\\d % of CFS");
   }
 
+  /**
+   * A young job's checkpoint size drifts up as RocksDB files pile up between compactions; when
+   * checkpoints at the same time become ten times slower, the drift is not their cause.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {20, 21})
+  void aSmallStateDriftDoesNotExplainATenfoldSlowerCheckpoint(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.intervalMs = Math.round(s.baseDurationMs * 10 / 1000) * 1000;
+    s.run(NORMAL_MIN, 40, (x, f) -> {
+      x.durationMs = x.intervalMs * 1.05 * x.jitter();
+      x.fullSize = x.baseSize * (1 + 0.5 * f / 2_400_000.0)
+          * (1 + 0.002 * x.rnd.nextGaussian());
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("checkpoint_interval_too_short");
+    assertThat(confidenceOf(d, Cause.STATE_GROWTH)).as(describe(d)).isLessThan(0.35);
+  }
+
   @ParameterizedTest
   @ValueSource(longs = {22, 23})
   void intervalTooShortWhenCheckpointsRunBackToBack(long seed) {
