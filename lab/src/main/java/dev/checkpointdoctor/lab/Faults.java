@@ -15,5 +15,15 @@ public final class Faults {
   /** GC pressure: the map keeps a cache that fills most of the heap and churns garbage. */
   public static volatile boolean gcPressure;
 
+  /** Burstable disk: the volume's credit bucket is (nearly) empty; read by {@link BurstableDisk}. */
+  public static volatile boolean diskCreditsExhausted;
+
+  /**
+   * Not a fault: the disk scenario's job writes enough to load a disk all the time (more keys,
+   * a 1 KB value rewritten on every record), so that the volume's baseline is below its demand.
+   * Set before the job starts.
+   */
+  public static volatile boolean heavyWrites;
+
   private Faults() {}
 }

@@ -109,6 +109,16 @@ final class LabRun {
     }
     String keepRegex = Recording.keepRegex(Path.of("deploy/prometheus/remote-write.yml"));
 
+    // disk_throttling: RocksDB and the checkpoints go to the burstable volume (closed last, after
+    // Flink let go of its files: toClose runs backwards)
+    BurstableDisk disk = null;
+    if (scenario == Lab.Scenario.disk_throttling) {
+      disk = BurstableDisk.create(work);
+      toClose.add(disk);
+      Faults.heavyWrites = true;
+    }
+    Path dataDir = disk == null ? work : disk.mount;
+
     HttpServer hookServer = Lab.webhook(job, alerts);
     toClose.add(() -> hookServer.stop(0));
     String hookUrl = "http://127.0.0.1:" + hookServer.getAddress().getPort() + "/hook";
@@ -136,19 +146,31 @@ final class LabRun {
 
     int cpdPort = freePort();
     String cpd = "http://127.0.0.1:" + cpdPort;
-    toClose.add(Proc.start("Checkpoint Doctor", List.of(Lab.javaBin(), "-jar", jar.toString(),
+    List<String> cpdCommand = new ArrayList<>(List.of(Lab.javaBin(), "-jar", jar.toString(),
         "--host", "127.0.0.1", "--port", String.valueOf(cpdPort),
         "--data-dir", work.resolve("cpd-data").toString(), "--min-observations", "5",
-        "--alert-resend-interval", "5s", "--alertmanager-url", amUrl, "--external-url", cpd),
+        "--alert-resend-interval", "5s", "--alertmanager-url", amUrl, "--external-url", cpd));
+    if (disk != null) {
+      // the operator's join: the TaskManager's Flink host (set by the scrape's relabelling below)
+      // is node_exporter's instance host under another name
+      cpdCommand.addAll(List.of("--host-alias", TM_HOST + "=127.0.0.1"));
+    }
+    toClose.add(Proc.start("Checkpoint Doctor", cpdCommand,
         work.resolve("checkpoint-doctor.log"), Duration.ofSeconds(60), () -> Http.ok(cpd + "/readyz")));
-    log("Checkpoint Doctor on %s (--min-observations 5 --alert-resend-interval 5s)", cpd);
+    log("Checkpoint Doctor on %s (--min-observations 5 --alert-resend-interval 5s%s)", cpd,
+        disk == null ? "" : " --host-alias " + TM_HOST + "=127.0.0.1");
 
     String nodeTarget = null;
     String nodeBin = Proc.binary("prometheus-node-exporter");
     if (nodeBin != null) {
       int nodePort = freePort();
       String nodeUrl = "http://127.0.0.1:" + nodePort;
-      toClose.add(Proc.start("node_exporter", List.of(nodeBin, "--web.listen-address=127.0.0.1:" + nodePort),
+      List<String> nodeCommand = new ArrayList<>(List.of(nodeBin, "--web.listen-address=127.0.0.1:" + nodePort));
+      if (disk != null) {
+        // Debian's default exclude drops loop devices; this is the default without "loop"
+        nodeCommand.add("--collector.diskstats.device-exclude=^(ram|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$");
+      }
+      toClose.add(Proc.start("node_exporter", nodeCommand,
           work.resolve("node_exporter.log"), Duration.ofSeconds(30), () -> Http.ok(nodeUrl + "/metrics")));
       nodeTarget = "127.0.0.1:" + nodePort;
       log("node_exporter on %s", nodeTarget);
@@ -157,7 +179,7 @@ final class LabRun {
     }
 
     int reporterFrom = freeBlock(11);
-    Configuration conf = LabJob.config(work, reporterFrom, scenario.checkpointScheme,
+    Configuration conf = LabJob.config(dataDir, reporterFrom, scenario.checkpointScheme,
         scenario.backend);
     JobClient client = LabJob.start(job, conf);
     toClose.add(() -> {
@@ -193,8 +215,10 @@ final class LabRun {
         + "scrape_configs:\n"
         + "  - job_name: flink\n"
         + "    static_configs: [{targets: ['127.0.0.1:" + reporterPort + "']}]\n"
+        + (disk == null ? "" : flinkHostRelabel())
         + (nodeTarget == null ? "" : "  - job_name: node\n"
-            + "    static_configs: [{targets: ['" + nodeTarget + "']}]\n")
+            + "    static_configs: [{targets: ['" + nodeTarget + "']}]\n"
+            + (disk == null ? "" : volumeRelabel(disk)))
         + "remote_write:\n"
         + "  - name: checkpoint-doctor\n"
         + "    url: " + cpd + "/api/v1/write\n"
@@ -228,6 +252,9 @@ final class LabRun {
       return !Instant.now().isBefore(learnUntil);
     });
     log("  %s", baselineSummary(cpd));
+    if (disk != null) {
+      log("  disk baselines of the job (scope, join): %s", diskJoins(cpd));
+    }
     List<String> before = anomalyLines(cpd, null);
     if (!before.isEmpty()) {
       log("anomalies before the fault:");
@@ -240,6 +267,8 @@ final class LabRun {
     Instant t = Instant.now();
     scenario.inject(true);
     log("FAULT %s injected at T = %s", scenario, t);
+    BurstableDisk vol = disk;
+    Instant[] heldAtBase = {null};
     Instant[] firstAnomaly = {null};
     String[] firstAnomalyLine = {null};
     String[] lastDiagnosis = {"(none)"};
@@ -252,6 +281,12 @@ final class LabRun {
           firstAnomalyLine[0] = now.get(0);
           log("first anomaly (T+%ds): %s", secs(t, firstAnomaly[0]), now.get(0));
         }
+      }
+      if (vol != null && heldAtBase[0] == null && vol.limit() == BurstableDisk.BASE) {
+        // once: the burst is over (the controller's log has every second)
+        heldAtBase[0] = Instant.now();
+        log("volume held at its baseline (T+%ds): %d MiB/s, credits %d MiB",
+            secs(t, heldAtBase[0]), vol.limit() / BurstableDisk.MIB, vol.credits() / BurstableDisk.MIB);
       }
       String d = diagnosis(cpd);
       if (!d.equals(lastDiagnosis[0])) {
@@ -284,6 +319,11 @@ final class LabRun {
     System.out.println("=== timeline: " + scenario + " (expected cause " + scenario.expectedCause + ") ===");
     System.out.printf(Locale.ROOT, "normal running        %d s before the fault%n", learn.toSeconds());
     System.out.printf(Locale.ROOT, "fault injected        T = %s%n", t);
+    if (heldAtBase[0] != null) {
+      System.out.printf(Locale.ROOT, "volume at baseline    T+%ds  %d MiB/s (burst %d MiB/s)%n",
+          secs(t, heldAtBase[0]), BurstableDisk.BASE / BurstableDisk.MIB,
+          BurstableDisk.BURST / BurstableDisk.MIB);
+    }
     System.out.println(firstAnomaly[0] == null ? "first anomaly         none within " + faultFor.toSeconds() + " s"
         : String.format(Locale.ROOT, "first anomaly         T+%ds  %s", secs(t, firstAnomaly[0]), firstAnomalyLine[0]));
     for (int i = alertsBefore; i < alerts.size(); i++) {
@@ -299,6 +339,57 @@ final class LabRun {
     System.out.println("replayed diagnosis    " + replay);
     System.out.printf(Locale.ROOT, "run took              %d s end to end%n", secs(begin, Instant.now()));
     return expected == null ? 1 : 0;
+  }
+
+  /** The Flink host the lab's scrape gives the MiniCluster's series (see {@link #flinkHostRelabel}). */
+  static final String TM_HOST = "minicluster";
+
+  /**
+   * The MiniCluster's TaskManager reports an empty {@code host}, which Prometheus drops; an
+   * operator whose Flink hosts are unusable labels them at scrape time the same way.
+   */
+  static String flinkHostRelabel() {
+    return "    metric_relabel_configs:\n"
+        + "      - source_labels: [host]\n"
+        + "        regex: ''\n"
+        + "        target_label: host\n"
+        + "        replacement: " + TM_HOST + "\n";
+  }
+
+  /**
+   * The service ignores {@code loop*} devices (on real nodes they are idle snap/image mounts), but
+   * here the loop device stands in for the TaskManager's cloud volume: name it like one. The
+   * backend loop device keeps its name and stays invisible, like a provider's throttle.
+   */
+  static String volumeRelabel(BurstableDisk disk) {
+    return "    metric_relabel_configs:\n"
+        + "      - source_labels: [device]\n"
+        + "        regex: '" + disk.volumeDevice() + "'\n"
+        + "        target_label: device\n"
+        + "        replacement: " + VOLUME_NAME + "\n";
+  }
+
+  /** The volume's {@code device} label after relabelling. */
+  static final String VOLUME_NAME = "labvol0";
+
+  /** scope=join of the job's disk baselines. */
+  String diskJoins(String cpd) {
+    try {
+      JsonNode b = JSON.readTree(Http.get(cpd + "/api/v1/jobs/" + enc(job) + "/baselines").body())
+          .path("baselines");
+      List<String> out = new ArrayList<>();
+      for (JsonNode n : b) {
+        if (n.path("signal").asText().startsWith("disk_")) {
+          String line = n.path("scope").asText() + " " + n.path("join").asText();
+          if (!out.contains(line)) {
+            out.add(line);
+          }
+        }
+      }
+      return out.isEmpty() ? "NONE (node_exporter's disks are not joined to the job)" : out.toString();
+    } catch (IOException | RuntimeException e) {
+      return e.toString();
+    }
   }
 
   String baselineSummary(String cpd) {
