@@ -26,22 +26,29 @@ final class AccuracyReport {
             + "band-width %.1f, open-after %d, resolve-after %d. A fault passes when no anomaly "
             + "starts before it, one opens within 15 min of its start (event time) and the job's "
             + "diagnosis at the end names the expected cause; a healthy control passes when no "
-            + "anomaly opens.%n%n", s.minObservations(), s.windowSize(), s.bandWidth(),
+            + "anomaly opens. \"Cause named\" is the event time from the fault's start to the "
+            + "first diagnosis naming the expected cause (what an operator waits for the right "
+            + "alert); \"Named before it\" lists the other causes the diagnosis named in between "
+            + "(each one an alert with a misleading cause; `unknown` is not counted).%n%n", s.minObservations(), s.windowSize(), s.bandWidth(),
         s.openAfter(), s.resolveAfter()));
     b.append(String.format(Locale.ROOT, "**%d of %d scenarios pass.**%n%n",
         ScenarioVerdict.passed(verdicts), verdicts.size()));
-    b.append("| Scenario | Expected | Detected | Delay | First signal | Top cause | Confidence "
-        + "| False positives | Result |\n");
-    b.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    b.append("| Scenario | Expected | Detected | Delay | First signal | Cause named "
+        + "| Named before it | Top cause | Confidence | False positives | Result |\n");
+    b.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     for (ScenarioVerdict v : verdicts) {
       ScenarioManifest.Entry e = v.scenario();
       boolean healthy = e.healthy();
       String detected = healthy ? "-" : v.detectionDelayMs() >= 0 ? "yes" : "no";
       String delay = healthy || v.detectionDelayMs() < 0 ? "-"
           : String.format(Locale.ROOT, "%.1f min", v.detectionDelayMs() / 60000.0);
-      b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %d | %s |%n",
+      String named = healthy ? "-" : v.causeDelayMs() < 0 ? "never"
+          : String.format(Locale.ROOT, "%.1f min", v.causeDelayMs() / 60000.0);
+      String before = v.wrongCauses().isEmpty() ? "-" : String.join(", ", v.wrongCauses());
+      b.append(String.format(Locale.ROOT,
+          "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |%n",
           e.name(), e.expected(), detected, delay,
-          v.firstSignal() == null ? "-" : v.firstSignal(),
+          v.firstSignal() == null ? "-" : v.firstSignal(), named, before,
           v.topCause() == null ? "-" : v.topCause(),
           Double.isNaN(v.confidence()) ? "-" : String.format(Locale.ROOT, "%.2f", v.confidence()),
           v.falsePositives(), v.pass() ? "pass" : "**fail**"));

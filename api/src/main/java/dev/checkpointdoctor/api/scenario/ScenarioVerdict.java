@@ -2,6 +2,7 @@ package dev.checkpointdoctor.api.scenario;
 
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,18 +16,38 @@ import java.util.Optional;
  *     -1 when none opened
  * @param firstSignal signal of that anomaly, or null
  * @param topCause the diagnosis' cause at the end, or null when there is none
+ * @param causeDelayMs event time from fault start to the first diagnosis naming the expected
+ *     cause, or -1 when none did (what an operator waits for the right alert)
+ * @param wrongCauses other known causes the diagnosis named after the fault started and before
+ *     the expected one (each one an alert with a misleading cause), in order
  */
 public record ScenarioVerdict(ScenarioManifest.Entry scenario, int falsePositives,
-    long detectionDelayMs, String firstSignal, String topCause, double confidence) {
+    long detectionDelayMs, String firstSignal, String topCause, double confidence,
+    long causeDelayMs, List<String> wrongCauses) {
 
   public static final long DETECTION_LIMIT_MS = 15 * 60_000L;
+  private static final String UNKNOWN = "unknown";
 
   static ScenarioVerdict judge(ScenarioManifest.Entry s, OfflineReplay replay) {
     int fp = 0;
     long delay = -1;
     String signal = null;
+    long causeDelay = -1;
+    List<String> wrong = new ArrayList<>();
     for (TimelineEvent e : replay.events()) {
-      if (e.kind() != TimelineEvent.Kind.ANOMALY_OPENED || !e.job().equals(s.job())) {
+      if (!e.job().equals(s.job())) {
+        continue;
+      }
+      if (e.kind() == TimelineEvent.Kind.DIAGNOSIS_CHANGED && !s.healthy()
+          && e.after() != null && e.atMs() >= s.faultStartMs() && causeDelay < 0) {
+        String cause = e.after().cause();
+        if (cause.equals(s.expected())) {
+          causeDelay = e.atMs() - s.faultStartMs();
+        } else if (!cause.equals(UNKNOWN) && !wrong.contains(cause)) {
+          wrong.add(cause);
+        }
+      }
+      if (e.kind() != TimelineEvent.Kind.ANOMALY_OPENED) {
         continue;
       }
       Anomaly a = e.anomaly();
@@ -39,7 +60,7 @@ public record ScenarioVerdict(ScenarioManifest.Entry scenario, int falsePositive
     }
     Optional<Diagnosis> d = replay.detector().diagnosis(s.job());
     return new ScenarioVerdict(s, fp, delay, signal, d.map(Diagnosis::cause).orElse(null),
-        d.map(Diagnosis::confidence).orElse(Double.NaN));
+        d.map(Diagnosis::confidence).orElse(Double.NaN), causeDelay, List.copyOf(wrong));
   }
 
   public boolean detectedInTime() {

@@ -30,6 +30,15 @@ class OfflineReplayTest {
         v.detectionDelayMs()).isTrue();
     assertThat(replay.events()).anySatisfy(ev ->
         assertThat(ev.kind()).isEqualTo(TimelineEvent.Kind.DIAGNOSIS_CHANGED));
+    // The time to the right cause is the first diagnosis event naming it after the fault.
+    long named = replay.events().stream()
+        .filter(ev -> ev.kind() == TimelineEvent.Kind.DIAGNOSIS_CHANGED && ev.after() != null
+            && ev.after().cause().equals("gc_pressure") && ev.atMs() >= e.faultStartMs())
+        .mapToLong(ev -> ev.atMs() - e.faultStartMs()).findFirst().orElse(-1);
+    assertThat(v.causeDelayMs()).isPositive().isEqualTo(named)
+        .isGreaterThanOrEqualTo(v.detectionDelayMs());
+    assertThat(AccuracyReport.section(List.of(v), DetectorSettings.defaults()))
+        .contains(String.format(java.util.Locale.ROOT, "| %.1f min |", named / 60000.0));
   }
 
   @Test

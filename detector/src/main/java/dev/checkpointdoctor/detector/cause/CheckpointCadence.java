@@ -29,13 +29,16 @@ record CheckpointCadence(double intervalMs, double recentSpacingMs, double recen
     double[] recent = new double[d.size()];
     int nb = 0;
     int nr = 0;
+    // The recent spacing needs a few spans of STEP completions even when the recent slice is
+    // younger than that (a 2-minute interval gives one completion per slice).
+    long cut = Math.min(job.recentFrom(), d.timeMs(d.size() - 1 - (STEP + 2)));
     // Spacing over STEP completions, divided by STEP: the scrape interval quantises single gaps
     // (a 35 s interval scraped every 15 s shows as 30 s and 45 s).
     for (int i = STEP; i < d.size(); i++) {
       double gap = (d.timeMs(i) - d.timeMs(i - STEP)) / (double) STEP;
-      if (d.timeMs(i - STEP) >= job.recentFrom()) {
+      if (d.timeMs(i - STEP) >= cut) {
         recent[nr++] = gap;
-      } else if (d.timeMs(i) < job.recentFrom()) {
+      } else if (d.timeMs(i) < cut) {
         before[nb++] = gap;
       }
     }

@@ -9,6 +9,8 @@ import dev.checkpointdoctor.detector.model.Signal;
  * back-pressure, no state growth). A slow upload may not show in the duration at all.
  */
 final class CheckpointStorageSlowRule implements CauseRule {
+  /** A barrier this late (and at least half the checkpoint) points at the data path. */
+  static final double LATE_BARRIER_MS = 5_000;
   static final String LEASE_NOTE = " An HDFS LeaseExpiredException in the TaskManager logs after "
       + "an expired checkpoint is a symptom of the expiry (the aborted checkpoint's directory is "
       + "deleted under late writers), not the cause.";
@@ -68,10 +70,25 @@ final class CheckpointStorageSlowRule implements CauseRule {
       f.against(0.4, disk.signal(), disk.scope(), disk.level(), disk.earlierPeak(),
           "But a local disk is at a flat ceiling (" + disk.scope() + ").");
     }
+    if (bp == null || bp.value() < BackpressureRule.PRESSED_MS_PER_S) {
+      // A fresh back-pressure has not moved the recent median yet; storage is named by exclusion,
+      // so what the tasks report now must exclude it too.
+      bp = job.highestLatest(Signal.BACKPRESSURE, "task:");
+    }
     if (bp != null && bp.value() >= BackpressureRule.PRESSED_MS_PER_S) {
       local = true;
       f.against(0.5, Signal.BACKPRESSURE, bp.scope(), bp.value(), bp.before(),
           "But " + bp.scope() + " is back-pressured " + Fmt.num(bp.value()) + " ms/s.");
+    }
+    JobEvidence.Peak late = job.highestLatest(Signal.CHECKPOINT_START_DELAY, "task:");
+    if (late != null && late.value() >= LATE_BARRIER_MS
+        && !(late.value() < 0.5 * cadence.recentDurationMs())) {
+      // The checkpoint's time went into barriers queueing behind data, before any upload; the
+      // async upload does not hold barriers back, so this weighs more than other local trouble.
+      local = true;
+      f.against(0.3, Signal.CHECKPOINT_START_DELAY, late.scope(), late.value(), late.before(),
+          "But the barrier took " + Fmt.ms(late.value()) + " to reach " + late.scope()
+              + ": the time goes before the upload starts.");
     }
     if (growth != null && growth.growing()) {
       local = true;

@@ -8,6 +8,9 @@ import dev.checkpointdoctor.detector.model.Signal;
  * stalling and checkpoints slower, with state not growing.
  */
 final class DiskThrottlingRule implements CauseRule {
+  /** Below this busy share a lower I/O rate reads as less demand, not a ceiling. */
+  static final double IDLE_UTILIZATION = 0.5;
+
   @Override
   public Cause cause() {
     return Cause.DISK_THROTTLING;
@@ -55,6 +58,14 @@ final class DiskThrottlingRule implements CauseRule {
     if (growth != null && growth.growing()) {
       f.against(0.6, growth.signal(), "job", growth.now(), growth.before(),
           "But the state is growing too (" + growth.sentence() + "), which also loads the disk.");
+    }
+    if (p.utilization() < IDLE_UTILIZATION) {
+      // An exhausted burst bucket queues requests, so the device reads busy; a disk that is
+      // mostly idle at the lower rate is being asked for less (the job slowed for another
+      // reason), not held down.
+      f.against(0.5, Signal.DISK_UTILIZATION, p.scope(), p.utilization(), 1,
+          "But the disk is busy only " + Fmt.pct(p.utilization())
+              + " of the time: the lower rate looks like less demand, not a ceiling.");
     }
     return f;
   }

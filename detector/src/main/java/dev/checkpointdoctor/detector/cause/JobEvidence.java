@@ -20,8 +20,14 @@ import java.util.Map;
  * (what the job did before).
  */
 final class JobEvidence {
-  /** The recent slice covers at least this much, so a fresh anomaly has some points to read. */
-  static final long MIN_RECENT_MS = 10 * 60_000L;
+  /**
+   * The recent slice covers at least this much, so a fresh anomaly has some points to read. Kept
+   * short: the rules compare medians of the recent slice, and a slice reaching far back before
+   * the onset keeps those medians at their healthy level until the fault fills half of it (10
+   * minutes named back-pressure 7 min late in the scenario corpus and ~3 min late in the lab).
+   * Rules that need several checkpoints (the cadence) reach further back on their own.
+   */
+  static final long MIN_RECENT_MS = 2 * 60_000L;
   /** ... and at most this much, so a long-running fault still leaves an "earlier" to compare. */
   static final long MAX_RECENT_MS = 60 * 60_000L;
   private static final DateTimeFormatter CLOCK =
@@ -181,6 +187,29 @@ final class JobEvidence {
       double m = Stats.median(r);
       if (best == null || m > best.value) {
         best = new Peak(h.scope(), m, Stats.median(earlier(h)));
+      }
+    }
+    return best;
+  }
+
+  /**
+   * The highest latest value of a signal over the job's scopes with that prefix: what the job is
+   * doing now, before a fresh change has moved the recent medians.
+   */
+  Peak highestLatest(Signal s, String scopePrefix) {
+    Peak best = null;
+    for (SeriesHistory h : histories(s)) {
+      if (!h.scope().startsWith(scopePrefix)) {
+        continue;
+      }
+      for (int i = h.size() - 1; i >= 0 && h.timeMs(i) >= recentFrom; i--) {
+        double v = h.value(i);
+        if (Double.isFinite(v)) {
+          if (best == null || v > best.value) {
+            best = new Peak(h.scope(), v, Stats.median(earlier(h)));
+          }
+          break;
+        }
       }
     }
     return best;

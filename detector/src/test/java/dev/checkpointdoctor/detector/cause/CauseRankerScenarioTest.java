@@ -172,6 +172,28 @@ class CauseRankerScenarioTest {
     assertThat(confidenceOf(d, Cause.STATE_GROWTH)).isZero();
   }
 
+  /**
+   * Expiring checkpoints whose barriers arrive tens of seconds late are stuck in the data path,
+   * not in the upload, even before the back-pressure gauges (60 s averages) have risen.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {8, 9})
+  void lateBarriersAreNotSlowStorage(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.run(NORMAL_MIN, 45, (x, f) -> {
+      x.durationMs = 15 * 60_000;
+      for (int i = 0; i < x.parallelism; i++) {
+        x.startDelayMs[1][i] = 400_000 * x.jitter();
+        x.startDelayMs[2][i] = 500_000 * x.jitter();
+      }
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isNotEqualTo("checkpoint_storage_slow");
+    assertThat(d.ranked().stream().filter(h -> h.cause().equals("checkpoint_storage_slow"))
+        .flatMap(h -> h.evidence().stream()).map(CauseHypothesis.Evidence::sentence))
+        .as(describe(d)).anyMatch(t -> t.startsWith("But the barrier took"));
+  }
+
   @ParameterizedTest
   @ValueSource(longs = {10, 11})
   void slowUploadThatStillCompletesIsStorageNotTheInterval(long seed) {
@@ -203,6 +225,49 @@ class CauseRankerScenarioTest {
     assertThat(d.confidence()).isBetween(0.7, 1.0);
     assertThat(sentences(d)).containsPattern("Bottleneck: task Sink:_kafka subtask \\d is busy");
     assertThat(confidenceOf(d, Cause.DATA_SKEW)).isLessThan(0.35);
+  }
+
+  /**
+   * Four minutes into a back-pressure fault the rules must already read it: their "recent" slice
+   * starts near the onset instead of reaching 10 minutes back into healthy data.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {10, 11})
+  void backpressureIsNamedWithinMinutesOfItsOnset(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.run(NORMAL_MIN, 4, (x, f) -> {
+      for (int i = 0; i < x.parallelism; i++) {
+        x.busy[2][i] = 970 + 30 * x.rnd.nextDouble();
+        x.bp[2][i] = 5 * x.rnd.nextDouble();
+        x.bp[0][i] = 850 + 150 * x.rnd.nextDouble();
+        x.bp[1][i] = 800 + 150 * x.rnd.nextDouble();
+        x.startDelayMs[1][i] = 20_000 * x.jitter();
+        x.startDelayMs[2][i] = 25_000 * x.jitter();
+      }
+      x.durationMs = (x.baseDurationMs + 25_000) * x.jitter();
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("backpressure");
+  }
+
+  /** Throughput that drops for another reason lowers IOPS too, but leaves the disk idle. */
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2})
+  void aLowerIoRateOnAnIdleDiskIsNotAThrottle(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.run(NORMAL_MIN, 30, (x, f) -> {
+      for (int m = 0; m < x.tms; m++) {
+        x.writeIops[m] = x.baseIops * 0.4 * (1 + 0.004 * x.rnd.nextGaussian());
+        x.readIops[m] = x.baseIops * 0.1 * (1 + 0.004 * x.rnd.nextGaussian());
+        x.util[m] = 0.2 * x.jitter();
+      }
+      x.durationMs = x.baseDurationMs * 4 * x.jitter();
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(confidenceOf(d, Cause.DISK_THROTTLING)).as(describe(d)).isLessThan(0.35);
+    assertThat(d.ranked().stream().filter(h -> h.cause().equals("disk_throttling"))
+        .flatMap(h -> h.evidence().stream()).map(CauseHypothesis.Evidence::sentence))
+        .anyMatch(t -> t.startsWith("But the disk is busy only 2"));
   }
 
   @ParameterizedTest
