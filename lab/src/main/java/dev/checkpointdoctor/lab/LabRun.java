@@ -304,6 +304,9 @@ final class LabRun {
     });
     String liveDiagnosis = diagnosis(cpd);
     Instant end = Instant.now();
+    // a few more scrapes before recording: Prometheus only holds what it has scraped, and the
+    // replay must see the samples the live diagnosis was made from and the evaluation after them
+    Thread.sleep(5000);
     scenario.inject(false);
 
     Path recording = recordings.resolve(scenario.name() + ".prom.gz");
