@@ -310,7 +310,7 @@ final class LabRun {
     scenario.inject(false);
 
     Path recording = recordings.resolve(scenario.name() + ".prom.gz");
-    long samples = Recording.write(promUrl, keepRegex, recordFrom.minusSeconds(5), end.plusSeconds(2), recording);
+    long samples = Recording.write(promUrl, keepRegex, recordFrom.minusSeconds(5), Instant.now(), recording);
     log("recorded %d samples of the remote-written series to %s (%d KB)", samples, recording,
         Files.size(recording) / 1024);
     closeAll();
