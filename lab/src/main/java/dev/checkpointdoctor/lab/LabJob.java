@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -13,7 +14,6 @@ import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
-import org.apache.flink.streaming.api.functions.sink.DiscardingSink;
 import org.apache.flink.util.Collector;
 
 /** The lab's Flink job: rate-limited source → keyed RocksDB state → map → discarding sink. */
@@ -65,11 +65,10 @@ final class LabJob {
         seq -> Faults.growState ? (1L << 40) + seq : seq % (Faults.heavyWrites ? HEAVY_KEYS : 1000),
         Long.MAX_VALUE,
         RateLimiterStrategy.perSecond(RATE), Types.LONG);
-    env.fromSource(source, WatermarkStrategy.noWatermarks(), "source")
+    FlinkLine.discard(env.fromSource(source, WatermarkStrategy.noWatermarks(), "source")
         .keyBy(k -> k)
         .process(new Count()).name("count")
-        .map(new SlowMap()).name("slow-map")
-        .addSink(new DiscardingSink<>()).name("sink");
+        .map(new SlowMap()).name("slow-map"), "sink");
     return env.executeAsync(jobName);
   }
 
@@ -86,8 +85,9 @@ final class LabJob {
     private transient ValueState<Long> count;
     private transient ValueState<byte[]> payload;
 
+    // open(OpenContext): 1.20 has it (and calls it), 2.x removed open(Configuration)
     @Override
-    public void open(Configuration parameters) {
+    public void open(OpenContext context) {
       count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
       payload = getRuntimeContext().getState(
           new ValueStateDescriptor<>("payload", byte[].class));

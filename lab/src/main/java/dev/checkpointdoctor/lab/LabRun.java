@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
 /** One lab run: start everything, learn, inject, watch, record, replay, print the timeline. */
@@ -186,9 +187,9 @@ final class LabRun {
       scenario.inject(false);
       client.cancel().get();
     });
-    log("Flink 1.20.3 MiniCluster: job %s (%s) submitted; %d rec/s, parallelism %d, %s state backend,"
-        + " incremental checkpoints every 2 s; heap max %d MB", job, client.getJobID(), LabJob.RATE,
-        LabJob.PARALLELISM, scenario.backend, Runtime.getRuntime().maxMemory() >> 20);
+    log("Flink %s MiniCluster: job %s (%s) submitted; %d rec/s, parallelism %d, %s state backend,"
+        + " incremental checkpoints every 2 s; heap max %d MB", EnvironmentInformation.getVersion(), job,
+        client.getJobID(), LabJob.RATE, LabJob.PARALLELISM, scenario.backend, Runtime.getRuntime().maxMemory() >> 20);
     int reporterPort = Wait.until("Flink reporter serving checkpoint metrics", Duration.ofSeconds(90), () -> {
       for (int p = reporterFrom; p <= reporterFrom + 10; p++) {
         try {
@@ -309,7 +310,7 @@ final class LabRun {
     Thread.sleep(5000);
     scenario.inject(false);
 
-    Path recording = recordings.resolve(scenario.name() + ".prom.gz");
+    Path recording = recordings.resolve(FlinkLine.RECORDING_PREFIX + scenario.name() + ".prom.gz");
     long samples = Recording.write(promUrl, keepRegex, recordFrom.minusSeconds(5), Instant.now(), recording);
     log("recorded %d samples of the remote-written series to %s (%d KB)", samples, recording,
         Files.size(recording) / 1024);
@@ -450,7 +451,7 @@ final class LabRun {
 
   /** Replays the recording through the runnable jar; returns its diagnosis lines. */
   String replay(Path recording) throws IOException, InterruptedException {
-    Path keep = recordings.resolve(scenario.name() + ".replay.txt");
+    Path keep = recordings.resolve(FlinkLine.RECORDING_PREFIX + scenario.name() + ".replay.txt");
     Process p = new ProcessBuilder(Lab.javaBin(), "-jar", jar.toString(), "replay", "--min-observations", "5",
         recording.toString()).redirectErrorStream(true).redirectOutput(keep.toFile()).start();
     int rc = p.waitFor();
