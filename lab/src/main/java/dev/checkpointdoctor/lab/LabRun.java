@@ -30,7 +30,28 @@ final class LabRun {
   final Path jar;
   final Path recordings;
   final String job;
-  final List<AutoCloseable> toClose = new ArrayList<>();
+  /**
+   * What to stop at the end. Once stopping began (Ctrl-C while a server was still starting),
+   * whatever the run thread adds afterwards is stopped at once instead of outliving the lab.
+   */
+  @SuppressWarnings("serial")
+  final List<AutoCloseable> toClose = new ArrayList<>() {
+    @Override
+    public boolean add(AutoCloseable c) {
+      synchronized (LabRun.this) {
+        if (!closing) {
+          return super.add(c);
+        }
+      }
+      try {
+        c.close();
+      } catch (Exception e) {
+        System.err.println("closing: " + e);
+      }
+      return false;
+    }
+  };
+  private boolean closing;
   final List<Lab.Alert> alerts = Lab.newAlertList();
 
   LabRun(Lab.Scenario scenario, Duration learn, Duration faultFor, Path jar, Path recordings) {
@@ -47,7 +68,16 @@ final class LabRun {
     Path work = Files.createTempDirectory("cpd-lab-" + scenario.name() + "-");
     System.setProperty("lab.flinklog", work.resolve("flink.log").toString());
     log("scenario %s, work dir %s (Flink log: flink.log)", scenario, work);
-    Thread hook = new Thread(this::closeAll);
+    Thread runThread = Thread.currentThread();
+    Thread hook = new Thread(() -> {
+      closeAll();
+      try {
+        // let a server that was starting come up and be stopped by toClose.add
+        runThread.join(15_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       return runIn(work, begin);
@@ -58,6 +88,7 @@ final class LabRun {
   }
 
   synchronized void closeAll() {
+    closing = true;
     for (int i = toClose.size() - 1; i >= 0; i--) {
       try {
         toClose.get(i).close();
