@@ -483,8 +483,13 @@ final class LabRun {
   /** Replays the recording through the runnable jar; returns its diagnosis lines. */
   String replay(Path recording) throws IOException, InterruptedException {
     Path keep = recordings.resolve(FlinkLine.RECORDING_PREFIX + scenario.name() + ".replay.txt");
-    Process p = new ProcessBuilder(Lab.javaBin(), "-jar", jar.toString(), "replay", "--min-observations", "5",
-        recording.toString()).redirectErrorStream(true).redirectOutput(keep.toFile()).start();
+    List<String> command = new ArrayList<>(List.of(Lab.javaBin(), "-jar", jar.toString(), "replay",
+        "--min-observations", "5"));
+    if (scenario == Lab.Scenario.disk_throttling) {
+      command.addAll(List.of("--host-alias", TM_HOST + "=127.0.0.1")); // the live service's join
+    }
+    command.add(recording.toString());
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(keep.toFile()).start();
     int rc = p.waitFor();
     List<String> diag = new ArrayList<>();
     for (String l : Files.readAllLines(keep)) {
