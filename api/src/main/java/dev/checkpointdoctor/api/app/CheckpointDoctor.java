@@ -13,7 +13,6 @@ import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import java.io.IOException;
@@ -37,14 +36,14 @@ public final class CheckpointDoctor implements AutoCloseable {
   private final DetectorWorker worker;
   private final SeriesFeed seriesFeed;
   private final Vertx vertx;
-  private final HttpServer server;
+  private final Listeners server;
   private final long snapshotTimer;
   private final AlertNotifier alerts;
   private final InfluxHistory history;
   private volatile boolean stopped;
 
   private CheckpointDoctor(ServiceSettings settings, SnapshotStore snapshots, Detector detector,
-      DetectorWorker worker, SeriesFeed seriesFeed, Vertx vertx, HttpServer server,
+      DetectorWorker worker, SeriesFeed seriesFeed, Vertx vertx, Listeners server,
       long snapshotTimer, AlertNotifier alerts, InfluxHistory history) {
     this.settings = settings;
     this.snapshots = snapshots;
@@ -97,12 +96,11 @@ public final class CheckpointDoctor implements AutoCloseable {
     Vertx vertx = Vertx.vertx();
     DecodeLimits limits = settings.limits().decodeLimits(settings.maxBodyBytes(),
         settings.maxDecompressedBytes());
-    HttpServer server;
+    Listeners server;
     try {
-      server = vertx.createHttpServer(Listener.options(settings))
-          .requestHandler(HttpService.router(vertx, detector, worker, metrics, limits, catalog,
-              series, () -> true, Listener.policy(settings, clock)))
-          .listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      server = Listeners.listen(vertx, Listener.options(settings),
+          HttpService.router(vertx, detector, worker, metrics, limits, catalog, series,
+              () -> true, Listener.policy(settings, clock)), Listeners.defaultCount());
     } catch (Exception e) {
       worker.close();
       seriesFeed.close();
@@ -124,7 +122,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     if (alerts != null) {
       String external = settings.alerting().externalUrl() != null
           ? settings.alerting().externalUrl() : defaultExternalUrl(settings.host(),
-              server.actualPort());
+              server.port());
       alerts.start(external);
       logger.info("sending alerts to " + settings.alerting().alertmanagers() + " every "
           + settings.alerting().resendInterval() + "; links under " + external);
@@ -137,7 +135,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     logger.info(String.format("Checkpoint Doctor listening on " + Listener.scheme(settings)
             + "://%s:%d (remote-write %s, "
             + "API /api/v1, metrics /metrics); loaded %s; %d catalog metrics",
-        settings.host(), server.actualPort(), "/api/v1/write", loaded.description(),
+        settings.host(), server.port(), "/api/v1/write", loaded.description(),
         catalog.exactNames().size()));
     return new CheckpointDoctor(settings, snapshots, detector, worker, seriesFeed, vertx, server,
         timer, alerts, history);
@@ -160,7 +158,7 @@ public final class CheckpointDoctor implements AutoCloseable {
   }
 
   public int port() {
-    return server.actualPort();
+    return server.port();
   }
 
   public Detector detector() {
@@ -182,7 +180,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     }
     stopped = true;
     vertx.cancelTimer(snapshotTimer);
-    server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    server.close();
     worker.close();
     seriesFeed.close();
     if (alerts != null) {

@@ -46,7 +46,10 @@ public final class HttpService {
     router.post(RemoteWriteHandler.PATH).handler(new AccessGuard(policy.write(), Set.of(),
         () -> metrics.rejected(DropReason.UNAUTHORIZED)));
     router.post(RemoteWriteHandler.PATH)
-        .handler(BodyHandler.create(false).setBodyLimit(limits.maxCompressedBytes()))
+        // Prometheus sends Content-Length: one array of the right size instead of a 1 KiB buffer
+        // grown and copied five times per ~24 KiB body
+        .handler(BodyHandler.create(false).setBodyLimit(limits.maxCompressedBytes())
+            .setPreallocateBodyBuffer(true))
         .handler(new RemoteWriteHandler(metrics, worker, limits, filter, policy));
 
     ApiRoutes api = new ApiRoutes(vertx, detector);

@@ -2,6 +2,8 @@ package dev.checkpointdoctor.api.ingest;
 
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodedWrite;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,6 +14,12 @@ import java.util.logging.Logger;
  * The one thread that feeds the detector. HTTP threads hand over whole decoded requests; the
  * queue is bounded in samples, and a request that does not fit is refused (the caller answers 503
  * so Prometheus retries it) rather than accepted and lost.
+ *
+ * <p>Requests that are already waiting when the worker takes one are processed as one detector
+ * batch (up to {@link #MAX_BATCH_REQUESTS}): as if Prometheus had sent them as one bigger request,
+ * whose size is arbitrary anyway. Each batch ends with a re-diagnosis of the jobs it touched, which
+ * costs far more than the samples of one 500-sample request; an idle worker still ends a batch
+ * per request, so a lone request is diagnosed at once.
  */
 public final class DetectorWorker implements AutoCloseable {
   private static final Logger logger = Logger.getLogger(DetectorWorker.class.getName());
@@ -20,7 +28,11 @@ public final class DetectorWorker implements AutoCloseable {
   private final long capacitySamples;
   private final LinkedBlockingQueue<DecodedWrite> queue = new LinkedBlockingQueue<>();
   private final AtomicLong queuedSamples = new AtomicLong();
+  /** Most requests one detector batch takes from the queue. */
+  static final int MAX_BATCH_REQUESTS = 64;
+
   private final AtomicLong processedRequests = new AtomicLong();
+  private final AtomicLong processedBatches = new AtomicLong();
   private final Thread thread;
   private volatile boolean accepting = true;
   private volatile boolean running = true;
@@ -61,38 +73,62 @@ public final class DetectorWorker implements AutoCloseable {
     return processedRequests.get();
   }
 
+  /** Detector batches ended (one or more requests each). */
+  public long processedBatches() {
+    return processedBatches.get();
+  }
+
   public boolean alive() {
     return thread.isAlive();
   }
 
   private void run() {
+    List<DecodedWrite> batch = new ArrayList<>();
     while (running || !queue.isEmpty()) {
-      DecodedWrite write;
+      DecodedWrite first;
       try {
-        write = queue.poll(100, TimeUnit.MILLISECONDS);
+        first = queue.poll(100, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       }
-      if (write == null) {
+      if (first == null) {
         continue;
       }
+      batch.add(first);
+      queue.drainTo(batch, MAX_BATCH_REQUESTS - 1);
       try {
-        long[] timestamps = write.timestamps();
-        double[] values = write.values();
-        for (int i = 0; i < write.acceptedSeriesCount(); i++) {
-          detector.accept(write.labels(i), timestamps, values, write.from(i), write.to(i));
+        for (DecodedWrite write : batch) {
+          accept(write);
         }
-        detector.endBatch();
-      } catch (RuntimeException e) {
-        // A bug must not stop the only detector thread; the request's samples stay counted as
-        // accepted and the failure is logged loudly.
-        logger.log(Level.SEVERE, "detector failed on a request", e);
+        try {
+          detector.endBatch();
+        } catch (RuntimeException e) {
+          logger.log(Level.SEVERE, "detector failed to end a batch", e);
+        }
       } finally {
-        queuedSamples.addAndGet(-Math.max(1, write.acceptedSampleCount()));
-        write.release();
-        processedRequests.incrementAndGet();
+        for (DecodedWrite write : batch) {
+          queuedSamples.addAndGet(-Math.max(1, write.acceptedSampleCount()));
+          write.release();
+          processedRequests.incrementAndGet();
+        }
+        processedBatches.incrementAndGet();
+        batch.clear();
       }
+    }
+  }
+
+  private void accept(DecodedWrite write) {
+    try {
+      long[] timestamps = write.timestamps();
+      double[] values = write.values();
+      for (int i = 0; i < write.acceptedSeriesCount(); i++) {
+        detector.accept(write.labels(i), timestamps, values, write.from(i), write.to(i));
+      }
+    } catch (RuntimeException e) {
+      // A bug must not stop the only detector thread; the request's samples stay counted as
+      // accepted and the failure is logged loudly.
+      logger.log(Level.SEVERE, "detector failed on a request", e);
     }
   }
 

@@ -13,7 +13,9 @@ import java.lang.management.MemoryMXBean;
  * differenced and baselines hold observations) into a Detector, forces full GCs and divides the
  * growth of used heap by the tracked series. The label Strings are built fresh per series, as a
  * decoder builds them, and are counted: the detector keeps them. Settings: {@code bench.sizes}
- * (10000,100000,1000000); 1M needs about -Xmx4g.
+ * (10000,100000,1000000); 1M needs about -Xmx4g. {@code bench.scrapes} (3) sets the scrapes per
+ * series: 3 is the young fleet the figures in BENCHMARKS.md have always used; 500 (2 h at 15 s)
+ * is the steady state, with full baseline windows, daily envelopes and recent histories.
  */
 public final class HeapPerSeries {
   private static final String[] NAMES = {
@@ -33,23 +35,28 @@ public final class HeapPerSeries {
     String sizes = System.getProperty("bench.sizes", "10000,100000,1000000");
     System.out.println("| tracked series | baselines | heap bytes per tracked series |");
     System.out.println("| ---: | ---: | ---: |");
+    int scrapes = Integer.getInteger("bench.scrapes", 3);
     for (String n : sizes.split(",")) {
       int series = Integer.parseInt(n.trim());
-      long[] r = measure(series);
+      long[] r = measure(series, scrapes);
       System.out.printf("| %,d | %,d | %,d |%n", r[0], r[1], r[2]);
     }
   }
 
   /** {tracked series, baselines, bytes per tracked series}. */
   static long[] measure(int n) {
+    return measure(n, 3);
+  }
+
+  static long[] measure(int n, int scrapes) {
     long before = usedHeapAfterGc();
     Detector detector = new Detector(SignalCatalog.defaults(), DetectorSettings.defaults());
     long[] ts = new long[1];
     double[] v = new double[1];
-    for (int round = 0; round < 3; round++) {
+    for (int round = 0; round < scrapes; round++) {
       ts[0] = 1_796_000_000_000L + round * 15_000L;
       for (int i = 0; i < n; i++) {
-        v[0] = 100 + round * 10 + i % 13;
+        v[0] = 100 + round % 3 * 10 + i % 13; // stationary, so baselines keep learning
         detector.accept(labels(i), ts, v);
         if (i % 10_000 == 9_999) {
           detector.endBatch();

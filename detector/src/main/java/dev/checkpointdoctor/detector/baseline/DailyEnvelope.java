@@ -63,29 +63,36 @@ final class DailyEnvelope {
     return side > 0 ? value <= reach + slack : value >= reach - slack;
   }
 
-  void writeTo(DataOutput out) throws IOException {
+  /** Writes {@code e}; null (nothing recorded yet) is written as an empty envelope. */
+  static void writeTo(DailyEnvelope e, DataOutput out) throws IOException {
     int used = 0;
-    for (int h : hour) {
-      if (h != EMPTY) {
-        used++;
+    if (e != null) {
+      for (int h : e.hour) {
+        if (h != EMPTY) {
+          used++;
+        }
       }
     }
     out.writeByte(used);
-    for (int i = 0; i < SLOTS; i++) {
-      if (hour[i] != EMPTY) {
-        out.writeInt(hour[i]);
-        out.writeFloat(min[i]);
-        out.writeFloat(max[i]);
+    for (int i = 0; used > 0 && i < SLOTS; i++) {
+      if (e.hour[i] != EMPTY) {
+        out.writeInt(e.hour[i]);
+        out.writeFloat(e.min[i]);
+        out.writeFloat(e.max[i]);
       }
     }
   }
 
+  /** Reads an envelope written by {@link #writeTo}; null when it is empty. */
   static DailyEnvelope readFrom(DataInput in) throws IOException {
-    DailyEnvelope e = new DailyEnvelope();
     int used = in.readUnsignedByte();
     if (used > SLOTS) {
       throw new IOException("daily envelope snapshot has " + used + " slots, at most " + SLOTS);
     }
+    if (used == 0) {
+      return null;
+    }
+    DailyEnvelope e = new DailyEnvelope();
     for (int i = 0; i < used; i++) {
       int h = in.readInt();
       float lo = in.readFloat();

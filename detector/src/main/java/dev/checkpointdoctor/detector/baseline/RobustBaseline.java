@@ -6,6 +6,7 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.EOFException;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * Online, event-time robust baseline of one (job, signal, scope).
@@ -27,8 +28,12 @@ import java.io.IOException;
  * <p><b>Band.</b> {@code h = max(bandWidth x spread, relativeFloor x |expected|,
  * signal.absoluteFloor())}, {@code lower = expected - h}, {@code upper = expected + h}.
  *
- * <p>The band is cached and recomputed lazily (two sorts of at most {@code windowSize} values)
- * after a learn. Not thread-safe.
+ * <p>The band is cached and recomputed lazily after a learn. The window is kept ordered by value
+ * as it changes (one binary search and one array move per learn), so a recompute is a walk over
+ * the ordered window: the weighted median directly, and the MAD as a merge of the deviations
+ * below and above the median, which are already ordered on each side. Arrays start small and grow
+ * to {@code windowSize}, because most baselines of a big fleet are young or sparse. Not
+ * thread-safe.
  */
 public final class RobustBaseline {
 
@@ -40,25 +45,28 @@ public final class RobustBaseline {
 
   static final byte SNAPSHOT_VERSION = 1;
   private static final int MAX_WINDOW = 4096;
+  private static final int INITIAL_CAPACITY = 4;
+
+  // Baselines are only used by one thread at a time (the detector holds its lock), so one scratch
+  // per thread serves them all instead of arrays per baseline.
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
   private final double absoluteFloor;
-  private final double bandWidth;
-  private final double relativeFloor;
+  private final DetectorSettings settings;
   private final double halfLifeMs;
-  private final int minObservations;
   private final int windowSize;
 
-  private final long[] timestamps;
-  private final double[] values;
+  // ring buffer in arrival order; grows until it holds windowSize slots
+  private long[] timestamps;
+  private double[] values;
+  // ring slots ordered by value (ascending); short is enough for MAX_WINDOW
+  private short[] order;
   private int head; // slot of the next write
   private int count; // filled slots
   private int observations; // ever learned, saturating
   private long firstTs = NO_TIMESTAMP;
   private long lastTs = NO_TIMESTAMP;
 
-  // scratch for the band computation, allocated once
-  private final double[] keys;
-  private final double[] weights;
   private Band cached = Band.EMPTY; // null means stale
 
   public RobustBaseline(Signal signal, DetectorSettings settings) {
@@ -68,17 +76,15 @@ public final class RobustBaseline {
   /** For series outside the signal catalog, whose unit floor the caller knows. */
   RobustBaseline(double absoluteFloor, DetectorSettings settings) {
     this.absoluteFloor = absoluteFloor;
-    this.bandWidth = settings.bandWidth();
-    this.relativeFloor = settings.relativeFloor();
+    this.settings = settings;
     // seconds + nanos: toNanos()/toMillis() would overflow or truncate for extreme half-lives
     this.halfLifeMs =
         settings.halfLife().getSeconds() * 1000.0 + settings.halfLife().getNano() / 1e6;
-    this.minObservations = settings.minObservations();
     this.windowSize = settings.windowSize();
-    this.timestamps = new long[windowSize];
-    this.values = new double[windowSize];
-    this.keys = new double[windowSize];
-    this.weights = new double[windowSize];
+    int initial = Math.min(INITIAL_CAPACITY, windowSize);
+    this.timestamps = new long[initial];
+    this.values = new double[initial];
+    this.order = new short[initial];
   }
 
   /**
@@ -90,12 +96,7 @@ public final class RobustBaseline {
     if (!Double.isFinite(value)) {
       return false;
     }
-    timestamps[head] = tsMs;
-    values[head] = value;
-    head = head + 1 == windowSize ? 0 : head + 1;
-    if (count < windowSize) {
-      count++;
-    }
+    store(tsMs, value);
     if (observations == 0) {
       firstTs = tsMs;
       lastTs = tsMs;
@@ -110,6 +111,45 @@ public final class RobustBaseline {
     return true;
   }
 
+  /** Writes the observation into the ring (evicting the oldest when full) and the value order. */
+  private void store(long tsMs, double value) {
+    int slot = head;
+    int n = count;
+    if (n == windowSize) {
+      // the slot about to be overwritten holds the oldest observation: drop it from the order
+      int at = 0;
+      while (order[at] != slot) {
+        at++;
+      }
+      System.arraycopy(order, at + 1, order, at, n - 1 - at);
+      n--;
+    } else if (n == timestamps.length) {
+      int grown = Math.min(windowSize, n * 2);
+      timestamps = Arrays.copyOf(timestamps, grown);
+      values = Arrays.copyOf(values, grown);
+      order = Arrays.copyOf(order, grown);
+    }
+    timestamps[slot] = tsMs;
+    values[slot] = value;
+    // after every equal value, so equal values keep their arrival order
+    int lo = 0;
+    int hi = n;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (values[order[mid]] <= value) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    System.arraycopy(order, lo, order, lo + 1, n - lo);
+    order[lo] = (short) slot;
+    head = head + 1 == windowSize ? 0 : head + 1;
+    if (count < windowSize) {
+      count++;
+    }
+  }
+
   /** The current band; {@link Band#EMPTY all NaN} before the first observation. */
   public Band band() {
     Band b = cached;
@@ -122,7 +162,7 @@ public final class RobustBaseline {
 
   /** True once at least {@code minObservations} observations were learned. */
   public boolean ready() {
-    return observations >= minObservations;
+    return observations >= settings.minObservations();
   }
 
   /** Observations ever learned (saturates at {@link Integer#MAX_VALUE}), not only the window. */
@@ -156,76 +196,105 @@ public final class RobustBaseline {
     if (n == 0) {
       return Band.EMPTY;
     }
+    Scratch scratch = SCRATCH.get();
+    double[] weights = scratch.weights;
     double total = 0;
+    // summed in slot order, as the definition's W is; the order of a float sum matters
     for (int i = 0; i < n; i++) {
-      keys[i] = values[i];
-      double w = weightAt(timestamps[i]);
+      double w = scratch.weight(Math.max(0.0, (double) lastTs - (double) timestamps[i]),
+          halfLifeMs);
       weights[i] = w;
       total += w;
     }
-    double median = weightedMedian(keys, weights, n, total);
-    for (int i = 0; i < n; i++) {
-      keys[i] = Math.abs(keys[i] - median);
+    double half = total / 2;
+    double[] vals = values;
+    short[] ord = order;
+
+    // weighted median: smallest value whose cumulative weight reaches half
+    int m = n - 1; // only kept through rounding of the running sum
+    double cumulative = 0;
+    for (int k = 0; k < n; k++) {
+      cumulative += weights[ord[k]];
+      if (cumulative >= half) {
+        m = k;
+        break;
+      }
     }
-    double mad = weightedMedian(keys, weights, n, total);
+    double median = vals[ord[m]];
+
+    // Weighted MAD. Values at or below the median, walked downwards, have ascending deviations;
+    // so do the values above it walked upwards; merging the two walks orders all deviations.
+    int below = m;
+    while (below + 1 < n && vals[ord[below + 1]] <= median) {
+      below++;
+    }
+    int above = below + 1;
+    double mad = 0;
+    cumulative = 0;
+    boolean found = false;
+    double lastDeviation = 0;
+    while (below >= 0 || above < n) {
+      int slot;
+      double deviation;
+      double dLow = below >= 0 ? Math.abs(vals[ord[below]] - median) : Double.POSITIVE_INFINITY;
+      double dHigh = above < n ? Math.abs(vals[ord[above]] - median) : Double.POSITIVE_INFINITY;
+      if (dLow <= dHigh) {
+        slot = ord[below--];
+        deviation = dLow;
+      } else {
+        slot = ord[above++];
+        deviation = dHigh;
+      }
+      lastDeviation = deviation;
+      cumulative += weights[slot];
+      if (cumulative >= half) {
+        mad = deviation;
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      mad = lastDeviation; // the largest deviation, only through rounding of the running sum
+    }
     double spread = MAD_TO_SIGMA * mad;
-    double h =
-        Math.max(bandWidth * spread, Math.max(relativeFloor * Math.abs(median), absoluteFloor));
+    double h = Math.max(settings.bandWidth() * spread,
+        Math.max(settings.relativeFloor() * Math.abs(median), absoluteFloor));
     return new Band(median, median - h, median + h, spread);
   }
 
   /**
-   * Sorts {@code keys[0..n)} with their weights and returns the smallest key whose cumulative
-   * weight reaches half of {@code total}.
+   * Per-thread scratch: the weights of one recompute, and a memo of {@code 2^(-age / halfLife)}.
+   * Series scraped from one target share their timestamps, so their baselines see the same ages
+   * over and over; the memo returns the very double {@code Math.pow} gave for that age, so bands
+   * are bit-for-bit what computing every weight would give.
    */
-  static double weightedMedian(double[] keys, double[] weights, int n, double total) {
-    heapSort(keys, weights, n);
-    double half = total / 2;
-    double cumulative = 0;
-    for (int k = 0; k < n; k++) {
-      cumulative += weights[k];
-      if (cumulative >= half) {
-        return keys[k];
-      }
-    }
-    return keys[n - 1]; // only reachable through rounding of the running sum
-  }
+  private static final class Scratch {
+    private static final int MEMO_SLOTS = 1 << 12;
 
-  /** In-place heap sort of {@code keys[0..n)} ascending, moving {@code weights} along. */
-  private static void heapSort(double[] keys, double[] weights, int n) {
-    for (int i = n / 2 - 1; i >= 0; i--) {
-      siftDown(keys, weights, i, n);
-    }
-    for (int end = n - 1; end > 0; end--) {
-      swap(keys, weights, 0, end);
-      siftDown(keys, weights, 0, end);
-    }
-  }
+    final double[] weights = new double[MAX_WINDOW];
+    private final double[] ages = new double[MEMO_SLOTS];
+    private final double[] powers = new double[MEMO_SLOTS];
+    private double memoHalfLifeMs = Double.NaN;
 
-  private static void siftDown(double[] keys, double[] weights, int root, int n) {
-    while (true) {
-      int child = 2 * root + 1;
-      if (child >= n) {
-        return;
-      }
-      if (child + 1 < n && keys[child + 1] > keys[child]) {
-        child++;
-      }
-      if (keys[root] >= keys[child]) {
-        return;
-      }
-      swap(keys, weights, root, child);
-      root = child;
+    Scratch() {
+      Arrays.fill(ages, Double.NaN); // NaN equals no age
     }
-  }
 
-  private static void swap(double[] keys, double[] weights, int a, int b) {
-    double k = keys[a];
-    keys[a] = keys[b];
-    keys[b] = k;
-    double w = weights[a];
-    weights[a] = weights[b];
-    weights[b] = w;
+    double weight(double age, double halfLifeMs) {
+      if (halfLifeMs != memoHalfLifeMs) {
+        Arrays.fill(ages, Double.NaN);
+        memoHalfLifeMs = halfLifeMs;
+      }
+      long bits = Double.doubleToRawLongBits(age);
+      int slot = (int) ((bits * 0x9E3779B97F4A7C15L) >>> 52);
+      if (ages[slot] == age) {
+        return powers[slot];
+      }
+      double w = Math.pow(2.0, -age / halfLifeMs);
+      ages[slot] = age;
+      powers[slot] = w;
+      return w;
+    }
   }
 
   // ---------------------------------------------------------------- snapshot
@@ -305,10 +374,7 @@ public final class RobustBaseline {
         throw new IOException("baseline snapshot timestamp " + i + " outside [first, last]");
       }
       if (i >= skip) {
-        b.timestamps[b.head] = ts;
-        b.values[b.head] = v;
-        b.head = b.head + 1 == b.windowSize ? 0 : b.head + 1;
-        b.count++;
+        b.store(ts, v);
       }
     }
     b.observations = observations;

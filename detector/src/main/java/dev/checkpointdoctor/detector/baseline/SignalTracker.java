@@ -71,7 +71,9 @@ public final class SignalTracker {
   private final Direction direction;
   private final DetectorSettings settings;
   private final RobustBaseline baseline;
-  private DailyEnvelope daily = new DailyEnvelope();
+  // Created with the first value it records (once the baseline is ready): a learning baseline
+  // has no day to remember yet, and most of a big fleet's baselines are young.
+  private DailyEnvelope daily;
 
   private boolean open;
   private int runSide; // +1 above, -1 below, 0 none
@@ -134,12 +136,15 @@ public final class SignalTracker {
     // Slack: day-to-day noise of a peak is about as large as the band is wide.
     double slack = Math.max(settings.relativeFloor() * Math.abs(value),
         0.5 * (band.upper() - band.expected()));
-    if (outside && !open && daily.explains(tsMs, value, side, slack)) {
+    if (outside && !open && daily != null && daily.explains(tsMs, value, side, slack)) {
       // The daily cycle went this far yesterday at this hour: a peak, not a fault.
       outside = false;
       side = 0;
     }
     if (!open) {
+      if (daily == null) {
+        daily = new DailyEnvelope();
+      }
       daily.record(tsMs, value);
     }
 
@@ -244,7 +249,7 @@ public final class SignalTracker {
     out.writeInt(insideCount);
     out.writeLong(lastTsMs);
     out.writeDouble(lastObserved);
-    daily.writeTo(out);
+    DailyEnvelope.writeTo(daily, out);
   }
 
   /**
@@ -275,7 +280,7 @@ public final class SignalTracker {
     int insideCount = in.readInt();
     long lastTsMs = in.readLong();
     double lastObserved = in.readDouble();
-    DailyEnvelope daily = version >= 2 ? DailyEnvelope.readFrom(in) : new DailyEnvelope();
+    DailyEnvelope daily = version >= 2 ? DailyEnvelope.readFrom(in) : null;
     if (runSide < -1 || runSide > 1) {
       throw new IOException("tracker snapshot run side " + runSide + " not in {-1, 0, 1}");
     }

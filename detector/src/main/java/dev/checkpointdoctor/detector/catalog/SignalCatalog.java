@@ -3,6 +3,9 @@ package dev.checkpointdoctor.detector.catalog;
 import dev.checkpointdoctor.detector.catalog.MetricRule.Kind;
 import dev.checkpointdoctor.detector.catalog.MetricRule.Source;
 import dev.checkpointdoctor.detector.model.MetricNameFilter;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -39,6 +42,9 @@ public final class SignalCatalog implements MetricNameFilter {
   private static final byte[] GC_PREFIX_B = GC_PREFIX.getBytes(StandardCharsets.US_ASCII);
   private static final byte[] GC_SUFFIX_B = GC_SUFFIX.getBytes(StandardCharsets.US_ASCII);
   private static final byte[] ALL_B = "All".getBytes(StandardCharsets.US_ASCII);
+
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final Map<String, MetricRule> exact;
   private final byte[][] table;
@@ -206,12 +212,24 @@ public final class SignalCatalog implements MetricNameFilter {
     return true;
   }
 
-  /** FNV-1a over the bytes, finished with a mix so the low bits spread. */
+  /**
+   * Multiply-xor over eight bytes at a time, finished with a mix so the low bits spread. Every
+   * series name of every request is hashed, most of them long Flink names that are then rejected;
+   * a byte-at-a-time hash was a tenth of the event loop's time.
+   */
   private static int hash(byte[] b, int off, int len) {
-    int h = 0x811c9dc5;
-    for (int i = off; i < off + len; i++) {
-      h = (h ^ (b[i] & 0xff)) * 0x01000193;
+    long h = 0x9E3779B97F4A7C15L ^ len;
+    int i = off;
+    int end = off + len;
+    for (; i + 8 <= end; i += 8) {
+      h = Long.rotateLeft((h ^ (long) LONG_LE.get(b, i)) * 0xff51afd7ed558ccdL, 31);
     }
-    return h ^ (h >>> 16);
+    long tail = 0;
+    for (int shift = 0; i < end; i++, shift += 8) {
+      tail |= (b[i] & 0xffL) << shift;
+    }
+    h = (h ^ tail) * 0xc4ceb9fe1a85ec53L;
+    h ^= h >>> 33;
+    return (int) h;
   }
 }

@@ -243,8 +243,9 @@ public final class SignalExtractor {
           s.skip = true;
           break;
         }
-        s.scope = "task:" + labels.getOrDefault("task_name", "") + "/"
-            + labels.getOrDefault("subtask_index", "");
+        // interned: the many series of one subtask share one scope string
+        s.scope = ("task:" + labels.getOrDefault("task_name", "") + "/"
+            + labels.getOrDefault("subtask_index", "")).intern();
         registerFlinkPlacement(s, labels);
       }
       case ROCKSDB_CF, ROCKSDB_OPERATOR -> {
@@ -260,7 +261,7 @@ public final class SignalExtractor {
               ? rule.columnFamily() : labels.getOrDefault("column_family", "");
           base = base + "/" + cf;
         }
-        s.scope = base;
+        s.scope = base.intern();
         registerFlinkPlacement(s, labels);
       }
       case TM -> {

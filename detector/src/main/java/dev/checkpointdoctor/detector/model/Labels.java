@@ -60,6 +60,22 @@ public final class Labels {
     return m;
   }
 
+  /**
+   * An equal label set whose strings are the JVM's canonical copies ({@link String#intern}). The
+   * series of one Flink subtask repeat the same dozen values (job and task ids, host, attempt);
+   * a long-lived set keeps one copy of each instead of one per series. Interned strings are
+   * collected like others once no set refers to them.
+   */
+  public Labels interned() {
+    String[] n = new String[names.length];
+    String[] v = new String[values.length];
+    for (int i = 0; i < n.length; i++) {
+      n[i] = names[i].intern();
+      v[i] = values[i].intern();
+    }
+    return new Labels(n, v);
+  }
+
   /** The value of {@code name}, or null when absent. */
   public String get(String name) {
     for (int i = 0; i < names.length; i++) {

@@ -111,9 +111,11 @@ public final class Detector {
         stats.cardinalityLimit.addAndGet(timestamps.length);
         return;
       }
-      cursor = new SeriesCursor(rule);
-      series.put(labels, cursor);
+      // the detector keeps a label set for as long as the series lives: share its strings
+      cursor = new SeriesCursor(rule, labels.interned());
+      series.put(cursor.labels, cursor);
     }
+    labels = cursor.labels; // the extractor keys its state by the same, long-lived instance
     for (int i = from; i < to; i++) {
       long ts = timestamps[i];
       if (ts < cursor.lastTimestampMs) {
@@ -253,10 +255,12 @@ public final class Detector {
   /** Per-series cursor: which rule applies and the newest timestamp seen. */
   private static final class SeriesCursor {
     final MetricRule rule;
+    final Labels labels;
     long lastTimestampMs = Long.MIN_VALUE;
 
-    SeriesCursor(MetricRule rule) {
+    SeriesCursor(MetricRule rule, Labels labels) {
       this.rule = rule;
+      this.labels = labels;
     }
   }
 

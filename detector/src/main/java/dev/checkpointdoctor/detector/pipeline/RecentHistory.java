@@ -16,7 +16,10 @@ final class RecentHistory implements SeriesHistory {
 
   private final Signal signal;
   private final String scope;
-  private long[] times = new long[INITIAL];
+  // Times as int milliseconds from base: the span is 2 h, so an int holds every offset exactly and
+  // a full history costs 3 KiB instead of 4 KiB.
+  private long base = Long.MIN_VALUE;
+  private int[] times = new int[INITIAL];
   private double[] values = new double[INITIAL];
   private int size;
 
@@ -27,7 +30,7 @@ final class RecentHistory implements SeriesHistory {
 
   void add(long timeMs, double value) {
     int expired = 0;
-    while (expired < size && times[expired] < timeMs - SPAN_MS) {
+    while (expired < size && timeMs(expired) < timeMs - SPAN_MS) {
       expired++;
     }
     if (expired > 0) {
@@ -43,9 +46,36 @@ final class RecentHistory implements SeriesHistory {
       times = java.util.Arrays.copyOf(times, grown);
       values = java.util.Arrays.copyOf(values, grown);
     }
-    times[size] = timeMs;
+    if (size == 0 || !fits(timeMs)) {
+      rebase(timeMs);
+    }
+    times[size] = (int) (timeMs - base);
     values[size] = value;
     size++;
+  }
+
+  private boolean fits(long timeMs) {
+    long offset = timeMs - base;
+    return offset >= Integer.MIN_VALUE && offset <= Integer.MAX_VALUE;
+  }
+
+  /**
+   * Moves the base to {@code timeMs}. Kept points lie within SPAN_MS of the newest, so they all
+   * fit again; only a point more than 24 days out of order could not, and it is dropped.
+   */
+  private void rebase(long timeMs) {
+    int w = 0;
+    for (int r = 0; r < size; r++) {
+      long t = base + times[r];
+      long offset = t - timeMs;
+      if (offset >= Integer.MIN_VALUE && offset <= Integer.MAX_VALUE) {
+        times[w] = (int) offset;
+        values[w] = values[r];
+        w++;
+      }
+    }
+    size = w;
+    base = timeMs;
   }
 
   private void thinOlderHalf() {
@@ -81,7 +111,7 @@ final class RecentHistory implements SeriesHistory {
 
   @Override
   public long timeMs(int i) {
-    return times[i];
+    return base + times[i];
   }
 
   @Override

@@ -38,4 +38,22 @@ class RecentHistoryTest {
     assertThat(h.size()).isEqualTo(2);
     assertThat(h.value(0)).isEqualTo(2);
   }
+
+  @Test
+  void keepsEpochTimesExactOverMonthsOfSparsePoints() {
+    // times are stored as int offsets from a moving base: weeks of epoch-millisecond times,
+    // gaps longer than an int of milliseconds, must still come back to the millisecond
+    RecentHistory h = new RecentHistory(Signal.CHECKPOINT_SIZE, "job");
+    long t = 1_796_000_000_123L;
+    for (int i = 0; i < 40; i++) {
+      t += i % 5 == 0 ? 30L * 24 * 3_600_000 + 7 : 1_000_003;
+      h.add(t, i + 0.25);
+      assertThat(h.timeMs(h.size() - 1)).isEqualTo(t);
+      assertThat(h.value(h.size() - 1)).isEqualTo(i + 0.25);
+    }
+    assertThat(h.size()).isEqualTo(5); // the last gap of 30 days expired everything before it
+    for (int i = 1; i < h.size(); i++) {
+      assertThat(h.timeMs(i) - h.timeMs(i - 1)).isEqualTo(1_000_003);
+    }
+  }
 }

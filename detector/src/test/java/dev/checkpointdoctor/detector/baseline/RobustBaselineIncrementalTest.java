@@ -1,0 +1,116 @@
+package dev.checkpointdoctor.detector.baseline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.checkpointdoctor.detector.model.DetectorSettings;
+import dev.checkpointdoctor.detector.model.Signal;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The baseline keeps its window ordered incrementally; these streams check every band against the
+ * definition computed from scratch (copy the window, sort it, accumulate the weights), through
+ * growth of the arrays, wrap-around of the ring, ties, out-of-order timestamps and snapshots.
+ */
+class RobustBaselineIncrementalTest {
+  static final long T0 = 1_700_000_000_000L;
+
+  @Test
+  void everyBandEqualsTheDefinitionComputedFromScratch() throws IOException {
+    for (int window : new int[] {3, 5, 8, 17, 120}) {
+      for (long seed = 1; seed <= 6; seed++) {
+        check(window, seed);
+      }
+    }
+  }
+
+  private static void check(int window, long seed) throws IOException {
+    DetectorSettings s = RobustBaselineTest.settings(3, window, Duration.ofMinutes(20));
+    RobustBaseline b = new RobustBaseline(Signal.CHECKPOINT_DURATION, s);
+    Deque<long[]> reference = new ArrayDeque<>(); // {ts, doubleBits, arrival}, oldest first
+    Random r = new Random(seed * 31 + window);
+    long ts = T0;
+    long last = Long.MIN_VALUE;
+    for (int i = 0; i < 3 * window + 40; i++) {
+      // mostly advancing, sometimes repeated or older timestamps; values with many ties
+      int step = r.nextInt(10);
+      ts += step < 6 ? 15_000 + r.nextInt(50) : step < 8 ? 0 : -r.nextInt(200_000);
+      double v = seed % 2 == 0 ? r.nextInt(6) * 2.5 : 300 + 40 * r.nextGaussian();
+      b.learn(ts, v);
+      last = Math.max(last, ts);
+      reference.addLast(new long[] {ts, Double.doubleToLongBits(v), i});
+      if (reference.size() > window) {
+        reference.removeFirst();
+      }
+      Band expected = fromScratch(reference, last, s, Signal.CHECKPOINT_DURATION.absoluteFloor());
+      assertThat(b.band()).as("window %d seed %d step %d", window, seed, i).isEqualTo(expected);
+      if (i % 7 == 3) {
+        b = roundTrip(b, s);
+        assertThat(b.band()).isEqualTo(expected);
+      }
+    }
+  }
+
+  private static RobustBaseline roundTrip(RobustBaseline b, DetectorSettings s)
+      throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    b.writeTo(new DataOutputStream(bytes));
+    return RobustBaseline.readFrom(new DataInputStream(new ByteArrayInputStream(
+        bytes.toByteArray())), Signal.CHECKPOINT_DURATION, s);
+  }
+
+  /** The class comment's definition, step by step, with a full sort. */
+  private static Band fromScratch(Deque<long[]> window, long last, DetectorSettings s,
+      double floor) {
+    int n = window.size();
+    double halfLifeMs = s.halfLife().toMillis();
+    double[][] pairs = new double[n][];
+    long[][] slots = ringSlots(window, s.windowSize());
+    double total = 0;
+    for (int i = 0; i < n; i++) {
+      double age = Math.max(0.0, (double) last - (double) slots[i][0]);
+      double w = Math.pow(2.0, -age / halfLifeMs);
+      total += w;
+      pairs[i] = new double[] {Double.longBitsToDouble(slots[i][1]), w};
+    }
+    double median = weightedMedian(pairs, total);
+    double[][] dev = new double[n][];
+    for (int i = 0; i < n; i++) {
+      dev[i] = new double[] {Math.abs(pairs[i][0] - median), pairs[i][1]};
+    }
+    double spread = RobustBaseline.MAD_TO_SIGMA * weightedMedian(dev, total);
+    double h = Math.max(s.bandWidth() * spread, Math.max(s.relativeFloor() * Math.abs(median),
+        floor));
+    return new Band(median, median - h, median + h, spread);
+  }
+
+  private static long[][] ringSlots(Deque<long[]> window, int windowSize) {
+    // W is a floating-point sum, so it must be summed in the same order: by ring slot
+    long[][] bySlot = window.toArray(new long[0][]);
+    Arrays.sort(bySlot, Comparator.comparingLong(e -> e[2] % windowSize));
+    return bySlot;
+  }
+
+  private static double weightedMedian(double[][] pairs, double total) {
+    double[][] sorted = pairs.clone();
+    Arrays.sort(sorted, Comparator.comparingDouble(p -> p[0]));
+    double cumulative = 0;
+    for (double[] p : sorted) {
+      cumulative += p[1];
+      if (cumulative >= total / 2) {
+        return p[0];
+      }
+    }
+    return sorted[sorted.length - 1][0];
+  }
+}
