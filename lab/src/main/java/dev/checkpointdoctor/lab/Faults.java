@@ -21,5 +21,15 @@ public final class Faults {
   /** Short interval: creating each checkpoint's directory on slowfile:// takes a fixed time. */
   public static volatile boolean slowCheckpointStart;
 
+  /** Burstable disk: the volume's credit bucket is (nearly) empty; read by {@link BurstableDisk}. */
+  public static volatile boolean diskCreditsExhausted;
+
+  /**
+   * Not a fault: the disk scenario's job writes enough to load a disk all the time (more keys,
+   * a 1 KB value rewritten on every record), so that the volume's baseline is below its demand.
+   * Set before the job starts.
+   */
+  public static volatile boolean heavyWrites;
+
   private Faults() {}
 }

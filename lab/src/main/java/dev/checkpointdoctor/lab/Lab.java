@@ -86,6 +86,21 @@ public final class Lab {
       void inject(boolean on) {
         Faults.slowCheckpointStart = on;
       }
+    },
+    /**
+     * RocksDB's local dir and the checkpoints on a loop-device volume with a token-bucket IOPS
+     * budget ({@link BurstableDisk}); at T its credits run out. Root, cgroup v1 blkio, loop devices.
+     */
+    disk_throttling("disk_throttling", "file", "rocksdb") {
+      @Override
+      void inject(boolean on) {
+        Faults.diskCreditsExhausted = on;
+      }
+
+      @Override
+      String cannotRun() {
+        return BurstableDisk.cannotRun();
+      }
     };
 
     final String expectedCause;
@@ -108,7 +123,15 @@ public final class Lab {
         org.apache.flink.configuration.Configuration conf) throws Exception {
       return LabJob.start(job, conf);
     }
+
+    /** Why this machine cannot run the scenario, or null. */
+    String cannotRun() {
+      return null;
+    }
   }
+
+  /** Exit code when the scenario cannot run on this machine, so CI can fall back to another. */
+  static final int CANNOT_RUN_HERE = 3;
 
   record Alert(Instant receivedAt, String status, String cause, String severity, String signal) {}
 
@@ -136,6 +159,11 @@ public final class Lab {
         case "--recordings" -> recordings = Path.of(args[i + 1]);
         default -> throw new IllegalArgumentException("unknown flag " + args[i]);
       }
+    }
+    String why = scenario.cannotRun();
+    if (why != null) {
+      System.err.println("scenario " + scenario + " cannot run here: " + why);
+      System.exit(CANNOT_RUN_HERE);
     }
     int rc = new LabRun(scenario, learn, fault, jar, recordings).call();
     System.exit(rc);

@@ -62,7 +62,10 @@ final class LabJob {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(PARALLELISM);
     DataGeneratorSource<Long> source = new DataGeneratorSource<>(
-        seq -> Faults.growState ? (1L << 40) + seq : Faults.dataSkew ? SkewKeys.key(seq) : seq % 1000, Long.MAX_VALUE,
+        seq -> Faults.growState ? (1L << 40) + seq
+            : Faults.dataSkew ? SkewKeys.key(seq)
+            : seq % (Faults.heavyWrites ? HEAVY_KEYS : 1000),
+        Long.MAX_VALUE,
         RateLimiterStrategy.perSecond(RATE), Types.LONG);
     FlinkLine.discard(env.fromSource(source, WatermarkStrategy.noWatermarks(), "source")
         .keyBy(k -> k)
@@ -71,7 +74,15 @@ final class LabJob {
     return env.executeAsync(jobName);
   }
 
-  /** Keyed state without TTL: a counter and a 256-byte payload per key. */
+  /** Keys of the disk scenario's job: a fixed set, so its state does not grow. */
+  static final int HEAVY_KEYS = 20_000;
+  static final int HEAVY_PAYLOAD = 1024;
+
+  /**
+   * Keyed state without TTL: a counter and a 256-byte payload per key (with {@link
+   * Faults#heavyWrites}: a 1 KB payload rewritten on every record, ~4 MB/s into RocksDB, flushed
+   * to new SST files at every checkpoint and compacted).
+   */
   static final class Count extends KeyedProcessFunction<Long, Long, Long> {
     private transient ValueState<Long> count;
     private transient ValueState<byte[]> payload;
@@ -89,7 +100,18 @@ final class LabJob {
       Long c = count.value();
       long n = c == null ? 1 : c + 1;
       count.update(n);
-      if (c == null) {
+      if (Faults.heavyWrites) {
+        byte[] b = new byte[HEAVY_PAYLOAD];
+        // varies with the count so that compression cannot make the flushes small
+        long x = key * 0x9E3779B97F4A7C15L + n;
+        for (int i = 0; i < b.length; i++) {
+          x ^= x << 13;
+          x ^= x >>> 7;
+          x ^= x << 17;
+          b[i] = (byte) x;
+        }
+        payload.update(b);
+      } else if (c == null) {
         byte[] b = new byte[256];
         for (int i = 0; i < b.length; i++) {
           b[i] = (byte) (key * 31 + i);

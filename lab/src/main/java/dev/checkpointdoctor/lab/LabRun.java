@@ -30,7 +30,28 @@ final class LabRun {
   final Path jar;
   final Path recordings;
   final String job;
-  final List<AutoCloseable> toClose = new ArrayList<>();
+  /**
+   * What to stop at the end. Once stopping began (Ctrl-C while a server was still starting),
+   * whatever the run thread adds afterwards is stopped at once instead of outliving the lab.
+   */
+  @SuppressWarnings("serial")
+  final List<AutoCloseable> toClose = new ArrayList<>() {
+    @Override
+    public boolean add(AutoCloseable c) {
+      synchronized (LabRun.this) {
+        if (!closing) {
+          return super.add(c);
+        }
+      }
+      try {
+        c.close();
+      } catch (Exception e) {
+        System.err.println("closing: " + e);
+      }
+      return false;
+    }
+  };
+  private boolean closing;
   final List<Lab.Alert> alerts = Lab.newAlertList();
 
   LabRun(Lab.Scenario scenario, Duration learn, Duration faultFor, Path jar, Path recordings) {
@@ -47,7 +68,16 @@ final class LabRun {
     Path work = Files.createTempDirectory("cpd-lab-" + scenario.name() + "-");
     System.setProperty("lab.flinklog", work.resolve("flink.log").toString());
     log("scenario %s, work dir %s (Flink log: flink.log)", scenario, work);
-    Thread hook = new Thread(this::closeAll);
+    Thread runThread = Thread.currentThread();
+    Thread hook = new Thread(() -> {
+      closeAll();
+      try {
+        // let a server that was starting come up and be stopped by toClose.add
+        runThread.join(15_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       return runIn(work, begin);
@@ -58,6 +88,7 @@ final class LabRun {
   }
 
   synchronized void closeAll() {
+    closing = true;
     for (int i = toClose.size() - 1; i >= 0; i--) {
       try {
         toClose.get(i).close();
@@ -110,6 +141,16 @@ final class LabRun {
     }
     String keepRegex = Recording.keepRegex(Path.of("deploy/prometheus/remote-write.yml"));
 
+    // disk_throttling: RocksDB and the checkpoints go to the burstable volume (closed last, after
+    // Flink let go of its files: toClose runs backwards)
+    BurstableDisk disk = null;
+    if (scenario == Lab.Scenario.disk_throttling) {
+      disk = BurstableDisk.create(work);
+      toClose.add(disk);
+      Faults.heavyWrites = true;
+    }
+    Path dataDir = disk == null ? work : disk.mount;
+
     HttpServer hookServer = Lab.webhook(job, alerts);
     toClose.add(() -> hookServer.stop(0));
     String hookUrl = "http://127.0.0.1:" + hookServer.getAddress().getPort() + "/hook";
@@ -137,19 +178,31 @@ final class LabRun {
 
     int cpdPort = freePort();
     String cpd = "http://127.0.0.1:" + cpdPort;
-    toClose.add(Proc.start("Checkpoint Doctor", List.of(Lab.javaBin(), "-jar", jar.toString(),
+    List<String> cpdCommand = new ArrayList<>(List.of(Lab.javaBin(), "-jar", jar.toString(),
         "--host", "127.0.0.1", "--port", String.valueOf(cpdPort),
         "--data-dir", work.resolve("cpd-data").toString(), "--min-observations", "5",
-        "--alert-resend-interval", "5s", "--alertmanager-url", amUrl, "--external-url", cpd),
+        "--alert-resend-interval", "5s", "--alertmanager-url", amUrl, "--external-url", cpd));
+    if (disk != null) {
+      // the operator's join: the TaskManager's Flink host (set by the scrape's relabelling below)
+      // is node_exporter's instance host under another name
+      cpdCommand.addAll(List.of("--host-alias", TM_HOST + "=127.0.0.1"));
+    }
+    toClose.add(Proc.start("Checkpoint Doctor", cpdCommand,
         work.resolve("checkpoint-doctor.log"), Duration.ofSeconds(60), () -> Http.ok(cpd + "/readyz")));
-    log("Checkpoint Doctor on %s (--min-observations 5 --alert-resend-interval 5s)", cpd);
+    log("Checkpoint Doctor on %s (--min-observations 5 --alert-resend-interval 5s%s)", cpd,
+        disk == null ? "" : " --host-alias " + TM_HOST + "=127.0.0.1");
 
     String nodeTarget = null;
     String nodeBin = Proc.binary("prometheus-node-exporter");
     if (nodeBin != null) {
       int nodePort = freePort();
       String nodeUrl = "http://127.0.0.1:" + nodePort;
-      toClose.add(Proc.start("node_exporter", List.of(nodeBin, "--web.listen-address=127.0.0.1:" + nodePort),
+      List<String> nodeCommand = new ArrayList<>(List.of(nodeBin, "--web.listen-address=127.0.0.1:" + nodePort));
+      if (disk != null) {
+        // Debian's default exclude drops loop devices; this is the default without "loop"
+        nodeCommand.add("--collector.diskstats.device-exclude=^(ram|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$");
+      }
+      toClose.add(Proc.start("node_exporter", nodeCommand,
           work.resolve("node_exporter.log"), Duration.ofSeconds(30), () -> Http.ok(nodeUrl + "/metrics")));
       nodeTarget = "127.0.0.1:" + nodePort;
       log("node_exporter on %s", nodeTarget);
@@ -158,7 +211,7 @@ final class LabRun {
     }
 
     int reporterFrom = freeBlock(11);
-    Configuration conf = LabJob.config(work, reporterFrom, scenario.checkpointScheme,
+    Configuration conf = LabJob.config(dataDir, reporterFrom, scenario.checkpointScheme,
         scenario.backend);
     scenario.configure(conf);
     JobClient client = scenario.start(job, conf);
@@ -195,8 +248,10 @@ final class LabRun {
         + "scrape_configs:\n"
         + "  - job_name: flink\n"
         + "    static_configs: [{targets: ['127.0.0.1:" + reporterPort + "']}]\n"
+        + (disk == null ? "" : flinkHostRelabel())
         + (nodeTarget == null ? "" : "  - job_name: node\n"
-            + "    static_configs: [{targets: ['" + nodeTarget + "']}]\n")
+            + "    static_configs: [{targets: ['" + nodeTarget + "']}]\n"
+            + (disk == null ? "" : volumeRelabel(disk)))
         + "remote_write:\n"
         + "  - name: checkpoint-doctor\n"
         + "    url: " + cpd + "/api/v1/write\n"
@@ -230,6 +285,9 @@ final class LabRun {
       return !Instant.now().isBefore(learnUntil);
     });
     log("  %s", baselineSummary(cpd));
+    if (disk != null) {
+      log("  disk baselines of the job (scope, join): %s", diskJoins(cpd));
+    }
     List<String> before = anomalyLines(cpd, null);
     if (!before.isEmpty()) {
       log("anomalies before the fault:");
@@ -242,6 +300,8 @@ final class LabRun {
     Instant t = Instant.now();
     scenario.inject(true);
     log("FAULT %s injected at T = %s", scenario, t);
+    BurstableDisk vol = disk;
+    Instant[] heldAtBase = {null};
     Instant[] firstAnomaly = {null};
     String[] firstAnomalyLine = {null};
     String[] lastDiagnosis = {"(none)"};
@@ -254,6 +314,12 @@ final class LabRun {
           firstAnomalyLine[0] = now.get(0);
           log("first anomaly (T+%ds): %s", secs(t, firstAnomaly[0]), now.get(0));
         }
+      }
+      if (vol != null && heldAtBase[0] == null && vol.limit() == BurstableDisk.BASE) {
+        // once: the burst is over (the controller's log has every second)
+        heldAtBase[0] = Instant.now();
+        log("volume held at its baseline (T+%ds): %d MiB/s, credits %d MiB",
+            secs(t, heldAtBase[0]), vol.limit() / BurstableDisk.MIB, vol.credits() / BurstableDisk.MIB);
       }
       String d = diagnosis(cpd);
       if (!d.equals(lastDiagnosis[0])) {
@@ -271,10 +337,13 @@ final class LabRun {
     });
     String liveDiagnosis = diagnosis(cpd);
     Instant end = Instant.now();
+    // a few more scrapes before recording: Prometheus only holds what it has scraped, and the
+    // replay must see the samples the live diagnosis was made from and the evaluation after them
+    Thread.sleep(5000);
     scenario.inject(false);
 
     Path recording = recordings.resolve(FlinkLine.RECORDING_PREFIX + scenario.name() + ".prom.gz");
-    long samples = Recording.write(promUrl, keepRegex, recordFrom.minusSeconds(5), end.plusSeconds(2), recording);
+    long samples = Recording.write(promUrl, keepRegex, recordFrom.minusSeconds(5), Instant.now(), recording);
     log("recorded %d samples of the remote-written series to %s (%d KB)", samples, recording,
         Files.size(recording) / 1024);
     closeAll();
@@ -286,6 +355,11 @@ final class LabRun {
     System.out.println("=== timeline: " + scenario + " (expected cause " + scenario.expectedCause + ") ===");
     System.out.printf(Locale.ROOT, "normal running        %d s before the fault%n", learn.toSeconds());
     System.out.printf(Locale.ROOT, "fault injected        T = %s%n", t);
+    if (heldAtBase[0] != null) {
+      System.out.printf(Locale.ROOT, "volume at baseline    T+%ds  %d MiB/s (burst %d MiB/s)%n",
+          secs(t, heldAtBase[0]), BurstableDisk.BASE / BurstableDisk.MIB,
+          BurstableDisk.BURST / BurstableDisk.MIB);
+    }
     System.out.println(firstAnomaly[0] == null ? "first anomaly         none within " + faultFor.toSeconds() + " s"
         : String.format(Locale.ROOT, "first anomaly         T+%ds  %s", secs(t, firstAnomaly[0]), firstAnomalyLine[0]));
     for (int i = alertsBefore; i < alerts.size(); i++) {
@@ -301,6 +375,57 @@ final class LabRun {
     System.out.println("replayed diagnosis    " + replay);
     System.out.printf(Locale.ROOT, "run took              %d s end to end%n", secs(begin, Instant.now()));
     return expected == null ? 1 : 0;
+  }
+
+  /** The Flink host the lab's scrape gives the MiniCluster's series (see {@link #flinkHostRelabel}). */
+  static final String TM_HOST = "minicluster";
+
+  /**
+   * The MiniCluster's TaskManager reports an empty {@code host}, which Prometheus drops; an
+   * operator whose Flink hosts are unusable labels them at scrape time the same way.
+   */
+  static String flinkHostRelabel() {
+    return "    metric_relabel_configs:\n"
+        + "      - source_labels: [host]\n"
+        + "        regex: ''\n"
+        + "        target_label: host\n"
+        + "        replacement: " + TM_HOST + "\n";
+  }
+
+  /**
+   * The service ignores {@code loop*} devices (on real nodes they are idle snap/image mounts), but
+   * here the loop device stands in for the TaskManager's cloud volume: name it like one. The
+   * backend loop device keeps its name and stays invisible, like a provider's throttle.
+   */
+  static String volumeRelabel(BurstableDisk disk) {
+    return "    metric_relabel_configs:\n"
+        + "      - source_labels: [device]\n"
+        + "        regex: '" + disk.volumeDevice() + "'\n"
+        + "        target_label: device\n"
+        + "        replacement: " + VOLUME_NAME + "\n";
+  }
+
+  /** The volume's {@code device} label after relabelling. */
+  static final String VOLUME_NAME = "labvol0";
+
+  /** scope=join of the job's disk baselines. */
+  String diskJoins(String cpd) {
+    try {
+      JsonNode b = JSON.readTree(Http.get(cpd + "/api/v1/jobs/" + enc(job) + "/baselines").body())
+          .path("baselines");
+      List<String> out = new ArrayList<>();
+      for (JsonNode n : b) {
+        if (n.path("signal").asText().startsWith("disk_")) {
+          String line = n.path("scope").asText() + " " + n.path("join").asText();
+          if (!out.contains(line)) {
+            out.add(line);
+          }
+        }
+      }
+      return out.isEmpty() ? "NONE (node_exporter's disks are not joined to the job)" : out.toString();
+    } catch (IOException | RuntimeException e) {
+      return e.toString();
+    }
   }
 
   String baselineSummary(String cpd) {
@@ -359,8 +484,13 @@ final class LabRun {
   /** Replays the recording through the runnable jar; returns its diagnosis lines. */
   String replay(Path recording) throws IOException, InterruptedException {
     Path keep = recordings.resolve(FlinkLine.RECORDING_PREFIX + scenario.name() + ".replay.txt");
-    Process p = new ProcessBuilder(Lab.javaBin(), "-jar", jar.toString(), "replay", "--min-observations", "5",
-        recording.toString()).redirectErrorStream(true).redirectOutput(keep.toFile()).start();
+    List<String> command = new ArrayList<>(List.of(Lab.javaBin(), "-jar", jar.toString(), "replay",
+        "--min-observations", "5"));
+    if (scenario == Lab.Scenario.disk_throttling) {
+      command.addAll(List.of("--host-alias", TM_HOST + "=127.0.0.1")); // the live service's join
+    }
+    command.add(recording.toString());
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(keep.toFile()).start();
     int rc = p.waitFor();
     List<String> diag = new ArrayList<>();
     for (String l : Files.readAllLines(keep)) {

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -35,11 +37,29 @@ class LabRecordingReplayTest {
       // and the replay has to agree with the live run
       "flink2-checkpoint_interval_too_short, state_growth"})
   void replayOfTheLiveRunNamesItsCause(String recording, String cause) throws Exception {
-    OfflineReplay replay = new OfflineReplay(DetectorSettings.defaults().withMinObservations(5));
+    assertThat(causes(recording, DetectorSettings.defaults().withMinObservations(5)))
+        .as("diagnoses of %s", recording).contains(cause);
+  }
+
+  /**
+   * The disk run joins node_exporter's disks to the MiniCluster's TaskManager with the service's
+   * --host-alias (the lab's Flink scrape names the empty host "minicluster"), as the live run did.
+   */
+  @Test
+  void diskThrottlingRunReplaysWithItsHostAlias() throws Exception {
+    DetectorSettings settings = DetectorSettings.defaults().withMinObservations(5)
+        .withHostAliases(Map.of("minicluster", "127.0.0.1"));
+    assertThat(causes("disk_throttling", settings)).as("diagnoses of disk_throttling")
+        .contains("disk_throttling");
+  }
+
+  private static List<String> causes(String recording, DetectorSettings settings)
+      throws Exception {
+    OfflineReplay replay = new OfflineReplay(settings);
     replay.replayFiles(List.of(Path.of("..", "lab", "recordings", recording + ".prom.gz")));
     List<String> causes = replay.events().stream()
         .filter(e -> e.kind() == TimelineEvent.Kind.DIAGNOSIS_CHANGED && e.after() != null)
         .map(e -> e.after().cause()).filter(Objects::nonNull).toList();
-    assertThat(causes).as("diagnoses of %s", recording).contains(cause);
+    return causes;
   }
 }

@@ -21,6 +21,13 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
   static final double MAX_RELATIVE_RANGE = 0.12;
   /** Earlier peaks at least this many times the plateau. */
   static final double MIN_PEAK_RATIO = 1.5;
+  /**
+   * Flatness is judged on the mean rate over windows at least this long. A throttler releases I/O
+   * in batches (blk-throttle here: a second with twice the ceiling, then one with none), so with
+   * 1–5 s scrapes the per-scrape rates of a disk held exactly at its ceiling swing by 100 %; over
+   * 10 s they are flat. Scrapes 10 s apart or more are windows of one point: judged as before.
+   */
+  static final long WINDOW_MS = 10_000;
   private static final Signal[] RATES = {
       Signal.DISK_WRITE_IOPS, Signal.DISK_READ_IOPS, Signal.DISK_WRITE_BYTES};
 
@@ -57,9 +64,14 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
   }
 
   private static DiskPlateau of(JobEvidence job, SeriesHistory h) {
-    double[] recent = job.recent(h);
+    double[] recentPoints = job.recent(h);
     double[] earlier = job.earlier(h);
-    if (recent.length < 5 || earlier.length < 5) {
+    if (recentPoints.length < 5 || earlier.length < 5) {
+      return null;
+    }
+    Windows w = Windows.of(h, WINDOW_MS);
+    double[] recent = w.from(job.recentFrom());
+    if (recent.length < 5) {
       return null;
     }
     double level = Stats.median(recent);
@@ -74,14 +86,15 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     }
     double lo = Stats.quantile(recent, 0.1);
     double hi = Stats.quantile(recent, 0.9);
+    // peaks are single scrapes: a burst is a peak however short
     double peak = Stats.quantile(earlier, 0.95);
     if (peak < MIN_PEAK_RATIO * level) {
       return null;
     }
     double tolerance = Math.max(1.5 * (hi - lo), 0.05 * level);
-    long since = h.timeMs(h.size() - 1);
-    for (int i = h.size() - 1; i >= 0 && Math.abs(h.value(i) - level) <= tolerance; i--) {
-      since = h.timeMs(i);
+    long since = w.start[w.size - 1];
+    for (int i = w.size - 1; i >= 0 && Math.abs(w.mean[i] - level) <= tolerance; i--) {
+      since = w.start[i];
     }
     double util = Double.NaN;
     String disk = h.scope();
@@ -92,6 +105,46 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     }
     return new DiskPlateau(h.signal(), h instanceof TotalIopsHistory, disk, level, (hi - lo) / 2,
         since, peak, util);
+  }
+
+  /** Mean rates over consecutive windows of at least {@code ms} (first point of each: its start). */
+  private record Windows(long[] start, double[] mean, int size) {
+    static Windows of(SeriesHistory h, long ms) {
+      long[] start = new long[h.size()];
+      double[] mean = new double[h.size()];
+      int n = 0;
+      double sum = 0;
+      int count = 0;
+      for (int i = 0; i < h.size(); i++) {
+        double v = h.value(i);
+        if (!Double.isFinite(v)) {
+          continue;
+        }
+        if (count > 0 && h.timeMs(i) - start[n] >= ms) {
+          mean[n++] = sum / count;
+          sum = 0;
+          count = 0;
+        }
+        if (count == 0) {
+          start[n] = h.timeMs(i);
+        }
+        sum += v;
+        count++;
+      }
+      if (count > 0) {
+        mean[n++] = sum / count;
+      }
+      return new Windows(start, mean, n);
+    }
+
+    /** Means of the windows that start at or after {@code ms}. */
+    double[] from(long ms) {
+      int i = 0;
+      while (i < size && start[i] < ms) {
+        i++;
+      }
+      return java.util.Arrays.copyOfRange(mean, i, size);
+    }
   }
 
   private static double[] movingAverage(double[] v) {
