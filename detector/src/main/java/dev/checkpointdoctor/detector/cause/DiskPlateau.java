@@ -64,13 +64,16 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
   }
 
   private static DiskPlateau of(JobEvidence job, SeriesHistory h) {
-    double[] recentPoints = job.recent(h);
-    double[] earlier = job.earlier(h);
+    // A fresh fault is judged on what came after its onset: the recent slice still holds up to
+    // two minutes of the disk's healthy wobble, which would hide a ceiling reached at the onset.
+    long from = Math.max(job.recentFrom(), job.onset());
+    double[] recentPoints = JobEvidence.slice(h, from, Long.MAX_VALUE);
+    double[] earlier = JobEvidence.slice(h, Long.MIN_VALUE, from);
     if (recentPoints.length < 5 || earlier.length < 5) {
       return null;
     }
     Windows w = Windows.of(h, WINDOW_MS);
-    double[] recent = w.from(job.recentFrom());
+    double[] recent = w.from(from);
     if (recent.length < 5) {
       return null;
     }
@@ -100,7 +103,7 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     String disk = h.scope();
     for (SeriesHistory u : job.histories(Signal.DISK_UTILIZATION)) {
       if (u.scope().equals(disk)) {
-        util = Stats.median(job.recent(u));
+        util = Stats.median(JobEvidence.slice(u, from, Long.MAX_VALUE));
       }
     }
     return new DiskPlateau(h.signal(), h instanceof TotalIopsHistory, disk, level, (hi - lo) / 2,

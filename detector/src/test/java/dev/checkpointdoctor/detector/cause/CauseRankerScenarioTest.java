@@ -78,6 +78,28 @@ class CauseRankerScenarioTest {
     assertThat(confidenceOf(d, Cause.ROCKSDB_WRITE_STALL)).isLessThan(0.35);
   }
 
+  /**
+   * Ninety seconds into a throttle the ceiling is already plain on the points after the onset,
+   * though the two-minute recent slice still holds healthy, wobbling ones.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {3, 6})
+  void diskThrottlingIsJudgedOnWhatCameAfterTheOnset(long seed) {
+    FlinkJobSim s = sim(seed);
+    double ceiling = Math.max(100, Math.round(s.baseIops * 0.25));
+    s.run(NORMAL_MIN, 1.5, (x, f) -> {
+      for (int m = 0; m < x.tms; m++) {
+        x.writeIops[m] = ceiling * 0.8 * (1 + 0.004 * x.rnd.nextGaussian());
+        x.readIops[m] = ceiling * 0.2 * (1 + 0.004 * x.rnd.nextGaussian());
+        x.util[m] = 0.98 + 0.02 * x.rnd.nextDouble();
+        x.latencyMs[m] = 15 * x.jitter();
+      }
+      x.durationMs = x.baseDurationMs * 4 * x.jitter();
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("disk_throttling");
+  }
+
   /** A gp2 bucket caps reads and writes together: the mix swings, the sum is flat. */
   @ParameterizedTest
   @ValueSource(longs = {1, 3})
