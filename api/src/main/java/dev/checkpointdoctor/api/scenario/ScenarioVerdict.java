@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.api.scenario;
 
+import dev.checkpointdoctor.detector.cause.UnknownCauseDiagnoser;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.Diagnosis;
 import java.util.ArrayList;
@@ -26,7 +27,6 @@ public record ScenarioVerdict(ScenarioManifest.Entry scenario, int falsePositive
     long causeDelayMs, List<String> wrongCauses) {
 
   public static final long DETECTION_LIMIT_MS = 15 * 60_000L;
-  private static final String UNKNOWN = "unknown";
 
   static ScenarioVerdict judge(ScenarioManifest.Entry s, OfflineReplay replay) {
     int fp = 0;
@@ -43,7 +43,7 @@ public record ScenarioVerdict(ScenarioManifest.Entry scenario, int falsePositive
         String cause = e.after().cause();
         if (cause.equals(s.expected())) {
           causeDelay = e.atMs() - s.faultStartMs();
-        } else if (!cause.equals(UNKNOWN) && !wrong.contains(cause)) {
+        } else if (!cause.equals(UnknownCauseDiagnoser.UNKNOWN) && !wrong.contains(cause)) {
           wrong.add(cause);
         }
       }

@@ -44,18 +44,46 @@ class CauseRankerScenarioTest {
         .mapToDouble(CauseHypothesis::confidence).findFirst().orElse(0);
   }
 
-  @ParameterizedTest
-  @ValueSource(longs = {1, 2})
-  void diskThrottlingNamesTheCeilingAndWhenItBegan(long seed) {
-    FlinkJobSim s = sim(seed);
-    double ceiling = Math.max(100, Math.round(s.baseIops * 0.25));
-    s.run(NORMAL_MIN, 40, (x, f) -> {
+  /** The evidence sentences of one cause's hypothesis (empty when it was not ranked). */
+  static java.util.List<String> evidenceOf(Diagnosis d, Cause c) {
+    return d.ranked().stream().filter(h -> h.cause().equals(c.id()))
+        .flatMap(h -> h.evidence().stream()).map(CauseHypothesis.Evidence::sentence).toList();
+  }
+
+  /** Every TaskManager disk held flat at {@code ceiling} IOPS, busy ~100 %, slow per I/O. */
+  static FlinkJobSim.Scenario diskCeiling(double ceiling) {
+    return (x, f) -> {
       for (int m = 0; m < x.tms; m++) {
         x.writeIops[m] = ceiling * 0.8 * (1 + 0.004 * x.rnd.nextGaussian());
         x.readIops[m] = ceiling * 0.2 * (1 + 0.004 * x.rnd.nextGaussian());
         x.util[m] = 0.98 + 0.02 * x.rnd.nextDouble();
         x.latencyMs[m] = 15 * x.jitter();
       }
+    };
+  }
+
+  /** The sink saturated with no back-pressure of its own; everything upstream back-pressured. */
+  static FlinkJobSim.Scenario sinkBottleneck() {
+    return (x, f) -> {
+      for (int i = 0; i < x.parallelism; i++) {
+        x.busy[2][i] = 970 + 30 * x.rnd.nextDouble();
+        x.bp[2][i] = 5 * x.rnd.nextDouble();
+        x.bp[0][i] = 850 + 150 * x.rnd.nextDouble();
+        x.bp[1][i] = 800 + 150 * x.rnd.nextDouble();
+        x.startDelayMs[1][i] = 20_000 * x.jitter();
+        x.startDelayMs[2][i] = 25_000 * x.jitter();
+      }
+      x.durationMs = (x.baseDurationMs + 25_000) * x.jitter();
+    };
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2})
+  void diskThrottlingNamesTheCeilingAndWhenItBegan(long seed) {
+    FlinkJobSim s = sim(seed);
+    double ceiling = Math.max(100, Math.round(s.baseIops * 0.25));
+    s.run(NORMAL_MIN, 40, (x, f) -> {
+      diskCeiling(ceiling).apply(x, f);
       for (int i = 0; i < x.parallelism; i++) {
         x.busy[1][i] = 950 + 50 * x.rnd.nextDouble();
         x.bp[0][i] = 800 + 150 * x.rnd.nextDouble();
@@ -88,12 +116,7 @@ class CauseRankerScenarioTest {
     FlinkJobSim s = sim(seed);
     double ceiling = Math.max(100, Math.round(s.baseIops * 0.25));
     s.run(NORMAL_MIN, 1.5, (x, f) -> {
-      for (int m = 0; m < x.tms; m++) {
-        x.writeIops[m] = ceiling * 0.8 * (1 + 0.004 * x.rnd.nextGaussian());
-        x.readIops[m] = ceiling * 0.2 * (1 + 0.004 * x.rnd.nextGaussian());
-        x.util[m] = 0.98 + 0.02 * x.rnd.nextDouble();
-        x.latencyMs[m] = 15 * x.jitter();
-      }
+      diskCeiling(ceiling).apply(x, f);
       x.durationMs = x.baseDurationMs * 4 * x.jitter();
     });
     Diagnosis d = diagnosis(s);
@@ -211,9 +234,8 @@ class CauseRankerScenarioTest {
     });
     Diagnosis d = diagnosis(s);
     assertThat(d.cause()).as(describe(d)).isNotEqualTo("checkpoint_storage_slow");
-    assertThat(d.ranked().stream().filter(h -> h.cause().equals("checkpoint_storage_slow"))
-        .flatMap(h -> h.evidence().stream()).map(CauseHypothesis.Evidence::sentence))
-        .as(describe(d)).anyMatch(t -> t.startsWith("But the barrier took"));
+    assertThat(evidenceOf(d, Cause.CHECKPOINT_STORAGE_SLOW)).as(describe(d))
+        .anyMatch(t -> t.startsWith("But the barrier took"));
   }
 
   @ParameterizedTest
@@ -231,17 +253,7 @@ class CauseRankerScenarioTest {
   @ValueSource(longs = {12, 13})
   void backpressureNamesTheBottleneckTask(long seed) {
     FlinkJobSim s = sim(seed);
-    s.run(NORMAL_MIN, 30, (x, f) -> {
-      for (int i = 0; i < x.parallelism; i++) {
-        x.busy[2][i] = 970 + 30 * x.rnd.nextDouble();
-        x.bp[2][i] = 5 * x.rnd.nextDouble();
-        x.bp[0][i] = 850 + 150 * x.rnd.nextDouble();
-        x.bp[1][i] = 800 + 150 * x.rnd.nextDouble();
-        x.startDelayMs[1][i] = 20_000 * x.jitter();
-        x.startDelayMs[2][i] = 25_000 * x.jitter();
-      }
-      x.durationMs = (x.baseDurationMs + 25_000) * x.jitter();
-    });
+    s.run(NORMAL_MIN, 30, sinkBottleneck());
     Diagnosis d = diagnosis(s);
     assertThat(d.cause()).as(describe(d)).isEqualTo("backpressure");
     assertThat(d.confidence()).isBetween(0.7, 1.0);
@@ -257,17 +269,7 @@ class CauseRankerScenarioTest {
   @ValueSource(longs = {10, 11})
   void backpressureIsNamedWithinMinutesOfItsOnset(long seed) {
     FlinkJobSim s = sim(seed);
-    s.run(NORMAL_MIN, 4, (x, f) -> {
-      for (int i = 0; i < x.parallelism; i++) {
-        x.busy[2][i] = 970 + 30 * x.rnd.nextDouble();
-        x.bp[2][i] = 5 * x.rnd.nextDouble();
-        x.bp[0][i] = 850 + 150 * x.rnd.nextDouble();
-        x.bp[1][i] = 800 + 150 * x.rnd.nextDouble();
-        x.startDelayMs[1][i] = 20_000 * x.jitter();
-        x.startDelayMs[2][i] = 25_000 * x.jitter();
-      }
-      x.durationMs = (x.baseDurationMs + 25_000) * x.jitter();
-    });
+    s.run(NORMAL_MIN, 4, sinkBottleneck());
     Diagnosis d = diagnosis(s);
     assertThat(d.cause()).as(describe(d)).isEqualTo("backpressure");
   }
@@ -287,8 +289,7 @@ class CauseRankerScenarioTest {
     });
     Diagnosis d = diagnosis(s);
     assertThat(confidenceOf(d, Cause.DISK_THROTTLING)).as(describe(d)).isLessThan(0.35);
-    assertThat(d.ranked().stream().filter(h -> h.cause().equals("disk_throttling"))
-        .flatMap(h -> h.evidence().stream()).map(CauseHypothesis.Evidence::sentence))
+    assertThat(evidenceOf(d, Cause.DISK_THROTTLING))
         .anyMatch(t -> t.startsWith("But the disk is busy only 2"));
   }
 
