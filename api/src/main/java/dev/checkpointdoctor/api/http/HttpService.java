@@ -13,7 +13,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -46,11 +45,8 @@ public final class HttpService {
     router.post(RemoteWriteHandler.PATH).handler(new AccessGuard(policy.write(), Set.of(),
         () -> metrics.rejected(DropReason.UNAUTHORIZED)));
     router.post(RemoteWriteHandler.PATH)
-        // Prometheus sends Content-Length: one array of the right size instead of a 1 KiB buffer
-        // grown and copied five times per ~24 KiB body
-        .handler(BodyHandler.create(false).setBodyLimit(limits.maxCompressedBytes())
-            .setPreallocateBodyBuffer(true))
-        .handler(new RemoteWriteHandler(metrics, worker, limits, filter, policy));
+        .handler(new PooledBodyReader(limits.maxCompressedBytes(),
+            new RemoteWriteHandler(metrics, worker, limits, filter, policy)));
 
     ApiRoutes api = new ApiRoutes(vertx, detector);
     router.get("/api/v1/jobs").handler(api::jobs);

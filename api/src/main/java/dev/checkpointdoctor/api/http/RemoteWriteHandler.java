@@ -9,10 +9,6 @@ import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
 import dev.checkpointdoctor.ingest.remotewrite.DecodedWrite;
 import dev.checkpointdoctor.ingest.remotewrite.RemoteWriteDecoder;
 import dev.checkpointdoctor.ingest.remotewrite.RemoteWriteException;
-import io.vertx.core.Handler;
-import io.netty.buffer.ByteBuf;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Locale;
 
@@ -21,7 +17,7 @@ import java.util.Locale;
  * does with them: 204 taken, 4xx dropped by the sender (malformed, too large, wrong media type),
  * 503 retried (we are behind).
  */
-final class RemoteWriteHandler implements Handler<RoutingContext> {
+final class RemoteWriteHandler implements PooledBodyReader.Body {
   static final String PATH = "/api/v1/write";
 
   private final ServiceMetrics metrics;
@@ -38,7 +34,7 @@ final class RemoteWriteHandler implements Handler<RoutingContext> {
   }
 
   @Override
-  public void handle(RoutingContext ctx) {
+  public void handle(RoutingContext ctx, byte[] body, int length) {
     String mediaProblem = mediaTypeProblem(ctx.request().getHeader("Content-Encoding"),
         ctx.request().getHeader("Content-Type"));
     if (mediaProblem != null) {
@@ -46,11 +42,10 @@ final class RemoteWriteHandler implements Handler<RoutingContext> {
       Responses.error(ctx, 415, mediaProblem);
       return;
     }
-    Buffer body = ctx.body().buffer();
     DecodedWrite write;
     long started = System.nanoTime();
     try {
-      write = decode(body);
+      write = decoders.get().decode(body, 0, length);
     } catch (RemoteWriteException e) {
       DropReason reason = e.kind() == RemoteWriteException.Kind.TOO_LARGE
           ? DropReason.TOO_LARGE : DropReason.MALFORMED;
@@ -90,26 +85,6 @@ final class RemoteWriteHandler implements Handler<RoutingContext> {
     }
     metrics.accepted(write.acceptedSampleCount());
     ctx.response().setStatusCode(204).end();
-  }
-
-  /**
-   * Decodes straight from the body's backing array when it has one, saving a copy of every body
-   * (the decoder reads the compressed bytes once and does not keep them).
-   */
-  private DecodedWrite decode(Buffer body) {
-    RemoteWriteDecoder decoder = decoders.get();
-    if (body == null) {
-      return decoder.decode(new byte[0], 0, 0);
-    }
-    if (body instanceof BufferInternal internal) {
-      ByteBuf buf = internal.getByteBuf();
-      if (buf.hasArray()) {
-        return decoder.decode(buf.array(), buf.arrayOffset() + buf.readerIndex(),
-            buf.readableBytes());
-      }
-    }
-    byte[] bytes = body.getBytes();
-    return decoder.decode(bytes, 0, bytes.length);
   }
 
   /** Null when the request is remote-write 1.0 as Prometheus sends it, else what is wrong. */

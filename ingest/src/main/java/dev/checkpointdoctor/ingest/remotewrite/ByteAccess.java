@@ -3,6 +3,7 @@ package dev.checkpointdoctor.ingest.remotewrite;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /** Little-endian multi-byte reads from byte arrays (bounds-checked by the VarHandle). */
 final class ByteAccess {
@@ -15,22 +16,12 @@ final class ByteAccess {
     return (long) LONG_LE.get(b, off);
   }
 
-  /** Whether {@code a[0..len)} equals {@code b[off..off+len)}; {@code a.length} must be len. */
+  /**
+   * Whether {@code a[0..len)} equals {@code b[off..off+len)}; {@code a.length} must be len.
+   * {@link Arrays#equals(byte[], int, int, byte[], int, int)} is a vectorised intrinsic: on the
+   * ~400-byte label sets of Flink series it is several times faster than a loop over longs.
+   */
   static boolean equals(byte[] a, byte[] b, int off, int len) {
-    if (a.length != len) {
-      return false;
-    }
-    int i = 0;
-    for (; i + 8 <= len; i += 8) {
-      if (getLongLE(a, i) != getLongLE(b, off + i)) {
-        return false;
-      }
-    }
-    for (; i < len; i++) {
-      if (a[i] != b[off + i]) {
-        return false;
-      }
-    }
-    return true;
+    return a.length == len && Arrays.equals(a, 0, len, b, off, off + len);
   }
 }

@@ -304,6 +304,25 @@ public final class RemoteWriteDecoder {
 
   /** Parses one Label message ending at {@code end}; missing fields are empty (proto3). */
   private void parseLabel(final int end) {
+    // Prometheus writes every Label as tag 0x0a, length, name, tag 0x12, length, value, with
+    // one-byte lengths for the short names and values of real series: check that exact shape in
+    // one go (the same checks the loop below makes) and leave anything else to the loop.
+    final int p = pos;
+    if (end - p >= 4 && buf[p] == 0x0a) {
+      final int nameLen = buf[p + 1];
+      final int v = p + 2 + nameLen;
+      if (nameLen >= 0 && v + 2 <= end && buf[v] == 0x12) {
+        final int valueLen = buf[v + 1];
+        if (valueLen >= 0 && v + 2 + valueLen == end) {
+          labelNameOff = p + 2;
+          labelNameLen = nameLen;
+          labelValueOff = v + 2;
+          labelValueLen = valueLen;
+          pos = end;
+          return;
+        }
+      }
+    }
     labelNameOff = pos;
     labelNameLen = 0;
     labelValueOff = pos;
