@@ -102,7 +102,10 @@ final class PooledBodyReader implements Handler<RoutingContext> {
       }
       pool.addLast(a);
     }
-    return new byte[size];
+    // Rounded up so that bodies of similar size fit each other's arrays: with exact sizes a
+    // body a little larger than every kept array allocated again, every time.
+    return new byte[(int) Math.min(Integer.MAX_VALUE - 8,
+        Math.max(FIRST_SIZE, Long.highestOneBit(Math.max(1, size) - 1L) << 1))];
   }
 
   static void giveBack(byte[] array) {
