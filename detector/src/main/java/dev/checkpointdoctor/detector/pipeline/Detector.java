@@ -39,9 +39,10 @@ public final class Detector {
   private final Map<Labels, SeriesCursor> series = new HashMap<>();
   // The decoder hands in its own cached Labels instance every scrape, while the map above is
   // keyed by an interned copy, so a map lookup compares every label string by content. This
-  // direct-mapped table remembers which caller instance led to which cursor, making the usual
-  // lookup one reference comparison. Only the table holds the caller's instances, so it keeps at
-  // most one extra Labels per slot alive. Sound because cursors are never removed.
+  // two-way set-associative table remembers which caller instance led to which cursor, making
+  // the usual lookup one or two reference comparisons. Only the table holds the caller's
+  // instances, so it keeps at most one extra Labels per slot alive. Sound because cursors are
+  // never removed.
   private Labels[] recentKeys = new Labels[MIN_RECENT];
   private SeriesCursor[] recentCursors = new SeriesCursor[MIN_RECENT];
   // The cursor whose sample the extractor is working on, so observe() can use its book hint.
@@ -113,7 +114,8 @@ public final class Detector {
   public synchronized void accept(Labels labels, long[] timestamps, double[] values, int from,
       int to) {
     int slot = recentSlot(labels);
-    SeriesCursor cursor = recentKeys[slot] == labels ? recentCursors[slot] : null;
+    SeriesCursor cursor = recentKeys[slot] == labels ? recentCursors[slot]
+        : recentKeys[slot ^ 1] == labels ? recentCursors[slot ^ 1] : null;
     if (cursor == null) {
       cursor = series.get(labels);
       if (cursor == null) {
@@ -129,11 +131,16 @@ public final class Detector {
         // the detector keeps a label set for as long as the series lives: share its strings
         cursor = new SeriesCursor(rule, labels.interned());
         series.put(cursor.labels, cursor);
-        if (series.size() * 2 > recentKeys.length && recentKeys.length < MAX_RECENT) {
+        if (series.size() * 4 > recentKeys.length && recentKeys.length < MAX_RECENT) {
           recentKeys = new Labels[recentKeys.length * 2];
           recentCursors = new SeriesCursor[recentKeys.length];
           slot = recentSlot(labels);
         }
+      }
+      // Two ways per slot pair: direct-mapped, two series sharing a slot would both miss on
+      // every scrape. A taken home slot sends the series to the other way, evicting it.
+      if (recentKeys[slot] != null) {
+        slot ^= 1;
       }
       recentKeys[slot] = labels;
       recentCursors[slot] = cursor;
