@@ -196,15 +196,47 @@ public final class RobustBaseline {
     if (n == 0) {
       return Band.EMPTY;
     }
+    double only = values[order[0]];
+    if (only == values[order[n - 1]] && (only != 0 || sameBits(n, only))) {
+      // One value fills the window (a gauge at 0, a counter that does not move): it is the
+      // weighted median whatever the weights, and every deviation is 0.
+      return band(only, 0.0);
+    }
+    return weightedBand();
+  }
+
+  /** True when the first n slots hold this very double; -0.0 and 0.0 compare equal but differ. */
+  private boolean sameBits(int n, double value) {
+    long bits = Double.doubleToRawLongBits(value);
+    for (int i = 0; i < n; i++) {
+      if (Double.doubleToRawLongBits(values[i]) != bits) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The band through the weights, without the shortcut for a window of one value. */
+  Band weightedBand() {
+    int n = count;
+    if (n == 0) {
+      return Band.EMPTY;
+    }
     Scratch scratch = SCRATCH.get();
     double[] weights = scratch.weights;
-    double total = 0;
-    // summed in slot order, as the definition's W is; the order of a float sum matters
-    for (int i = 0; i < n; i++) {
-      double w = scratch.weight(Math.max(0.0, (double) lastTs - (double) timestamps[i]),
-          halfLifeMs);
-      weights[i] = w;
-      total += w;
+    double total;
+    if (scratch.holdsWeightsOf(timestamps, n, lastTs, halfLifeMs)) {
+      total = scratch.total;
+    } else {
+      total = 0;
+      // summed in slot order, as the definition's W is; the order of a float sum matters
+      for (int i = 0; i < n; i++) {
+        double w = scratch.weight(Math.max(0.0, (double) lastTs - (double) timestamps[i]),
+            halfLifeMs);
+        weights[i] = w;
+        total += w;
+      }
+      scratch.keptWeightsOf(timestamps, n, lastTs, halfLifeMs, total);
     }
     double half = total / 2;
     double[] vals = values;
@@ -256,6 +288,10 @@ public final class RobustBaseline {
     if (!found) {
       mad = lastDeviation; // the largest deviation, only through rounding of the running sum
     }
+    return band(median, mad);
+  }
+
+  private Band band(double median, double mad) {
     double spread = MAD_TO_SIGMA * mad;
     double h = Math.max(settings.bandWidth() * spread,
         Math.max(settings.relativeFloor() * Math.abs(median), absoluteFloor));
@@ -267,17 +303,42 @@ public final class RobustBaseline {
    * Series scraped from one target share their timestamps, so their baselines see the same ages
    * over and over; the memo returns the very double {@code Math.pow} gave for that age, so bands
    * are bit-for-bit what computing every weight would give.
+   *
+   * <p>The weights and their sum depend on nothing but the window's timestamps in slot order, the
+   * newest timestamp and the half-life. The baselines of one target's series are usually
+   * recomputed one after another with equal windows, so the scratch remembers what its weights
+   * were computed from: comparing the timestamps is cheaper than looking up every weight again.
    */
   private static final class Scratch {
     private static final int MEMO_SLOTS = 1 << 12;
 
     final double[] weights = new double[MAX_WINDOW];
+    /** Sum of {@code weights[0, keptCount)} in slot order; valid while keptCount >= 0. */
+    double total;
+    private final long[] keptTimestamps = new long[MAX_WINDOW];
+    private int keptCount = -1;
+    private long keptLastTs;
+    private double keptHalfLifeMs;
     private final double[] ages = new double[MEMO_SLOTS];
     private final double[] powers = new double[MEMO_SLOTS];
     private double memoHalfLifeMs = Double.NaN;
 
     Scratch() {
       Arrays.fill(ages, Double.NaN); // NaN equals no age
+    }
+
+    /** True when {@code weights} and {@code total} are those of this window. */
+    boolean holdsWeightsOf(long[] timestamps, int n, long lastTs, double halfLifeMs) {
+      return n == keptCount && lastTs == keptLastTs && halfLifeMs == keptHalfLifeMs
+          && Arrays.equals(timestamps, 0, n, keptTimestamps, 0, n);
+    }
+
+    void keptWeightsOf(long[] timestamps, int n, long lastTs, double halfLifeMs, double total) {
+      System.arraycopy(timestamps, 0, keptTimestamps, 0, n);
+      keptCount = n;
+      keptLastTs = lastTs;
+      keptHalfLifeMs = halfLifeMs;
+      this.total = total;
     }
 
     double weight(double age, double halfLifeMs) {

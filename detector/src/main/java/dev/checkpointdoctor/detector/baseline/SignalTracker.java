@@ -219,6 +219,11 @@ public final class SignalTracker {
     return signal;
   }
 
+  /** True once the baseline learned enough to judge: {@link #view()}'s state is ready. */
+  public boolean ready() {
+    return baseline.ready();
+  }
+
   /** Current band (after the last learn). */
   public Band band() {
     return baseline.band();

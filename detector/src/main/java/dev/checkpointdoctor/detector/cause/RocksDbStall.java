@@ -47,6 +47,9 @@ record RocksDbStall(int strength, Signal signal, String scope, double value, dou
     }
     for (SeriesHistory h : job.histories(Signal.ROCKSDB_STALL)) {
       double now = Stats.median(job.recent(h));
+      if (!(now >= STALL_US_PER_S && now > best.value)) {
+        continue; // fails whatever the earlier level: skip sorting it
+      }
       double before = Stats.median(job.earlier(h));
       double base = Double.isNaN(before) ? 0 : before;
       if (now >= STALL_US_PER_S && now >= 4 * base && now > best.value) {

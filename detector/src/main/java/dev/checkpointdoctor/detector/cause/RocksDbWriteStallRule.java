@@ -52,6 +52,9 @@ final class RocksDbWriteStallRule implements CauseRule {
   private static RocksDbStall stallTime(JobEvidence job) {
     for (SeriesHistory h : job.histories(Signal.ROCKSDB_STALL)) {
       double now = Stats.median(job.recent(h));
+      if (!(now >= RocksDbStall.STALL_US_PER_S)) {
+        continue; // fails whatever the earlier level: skip sorting it
+      }
       double before = Stats.median(job.earlier(h));
       double base = Double.isNaN(before) ? 0 : before;
       if (now >= RocksDbStall.STALL_US_PER_S && now >= 4 * base) {
@@ -66,6 +69,9 @@ final class RocksDbWriteStallRule implements CauseRule {
   private static void backlog(JobEvidence job, Finding f) {
     for (SeriesHistory h : job.histories(Signal.ROCKSDB_L0_FILES)) {
       double now = Stats.max(job.recent(h));
+      if (!(now >= L0_SLOWDOWN)) {
+        continue; // fails whatever the earlier level: skip sorting it
+      }
       double before = Stats.median(job.earlier(h));
       double base = Double.isNaN(before) ? 0 : before;
       if (now >= L0_SLOWDOWN && now >= 2 * base + 4) {

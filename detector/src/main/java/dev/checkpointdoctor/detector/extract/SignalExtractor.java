@@ -86,16 +86,41 @@ public final class SignalExtractor {
       onSeriesEnd(rule, labels, tsMs, out);
       return;
     }
+    process(track(rule, labels), tsMs, value, out);
+  }
+
+  /**
+   * The state of a series, created on first sight: a caller that keeps it per series and hands it
+   * to {@link #onSample(Series, long, double, Consumer)} saves a lookup by label set per sample.
+   * It is valid until {@link #onSeriesEnd} ends the series; track the series again after that.
+   */
+  public Series track(MetricRule rule, Labels labels) {
     Series s = series.get(labels);
     if (s == null) {
       s = create(rule, labels);
       series.put(labels, s);
     }
+    return s;
+  }
+
+  /**
+   * As {@link #onSample(MetricRule, Labels, long, double, Consumer)} for a series tracked by
+   * {@link #track}; the value must not be a stale marker (end the series with {@link
+   * #onSeriesEnd} instead).
+   */
+  public void onSample(Series s, long tsMs, double value, Consumer<Observation> out) {
+    if (s.ended) {
+      throw new IllegalStateException("the series ended; track it again");
+    }
+    process(s, tsMs, value, out);
+  }
+
+  private void process(Series s, long tsMs, double value, Consumer<Observation> out) {
     if (s.skip) {
       return;
     }
     switch (s.rule.kind().source()) {
-      case JOB -> onJob(s, labels, tsMs, value, out);
+      case JOB -> onJob(s, tsMs, value, out);
       case TASK -> onTask(s, tsMs, value, out);
       case ROCKSDB_CF -> {
         if (value >= 0) {
@@ -117,6 +142,9 @@ public final class SignalExtractor {
 
   public void onSeriesEnd(MetricRule rule, Labels labels, long tsMs, Consumer<Observation> out) {
     Series s = series.remove(labels);
+    if (s != null) {
+      s.ended = true;
+    }
     if (s == null || s.skip) {
       return;
     }
@@ -124,7 +152,7 @@ public final class SignalExtractor {
       case JOB -> {
         JobState j = jobs.get(s.job);
         if (j != null) {
-          JobRun run = j.run(labels.getOrDefault("job_id", ""));
+          JobRun run = j.run(s.jobId);
           if (run != null) {
             int bit = 1 << s.rule.kind().ordinal();
             run.prevMask &= ~bit;
@@ -235,6 +263,7 @@ public final class SignalExtractor {
           break;
         }
         s.scope = "job";
+        s.jobId = labels.getOrDefault("job_id", "");
         jobs.computeIfAbsent(s.job, JobState::new).liveSeries++;
       }
       case TASK -> {
@@ -363,14 +392,14 @@ public final class SignalExtractor {
 
   // ---------------------------------------------------------------- job scope
 
-  private void onJob(Series s, Labels labels, long ts, double v, Consumer<Observation> out) {
+  private void onJob(Series s, long ts, double v, Consumer<Observation> out) {
     JobState j = jobs.get(s.job);
     if (j == null) { // the job state outlived no series; recreate it
       j = new JobState(s.job);
       j.liveSeries = 1;
       jobs.put(s.job, j);
     }
-    String jobId = labels.getOrDefault("job_id", "");
+    String jobId = s.jobId;
     JobRun run = j.run(jobId);
     if (run == null) {
       run = j.startRun(jobId);
@@ -831,10 +860,17 @@ public final class SignalExtractor {
     return s == null || s.isEmpty() ? null : s;
   }
 
-  /** State of one label set; small and reused for every sample of the series. */
-  private static final class Series {
+  /**
+   * State of one label set; small and reused for every sample of the series. Opaque outside the
+   * extractor: see {@link #track}.
+   */
+  public static final class Series {
     final MetricRule rule;
     String job;
+    /** The job_id label of a job-scope series ("" when absent); label sets never change. */
+    String jobId;
+    /** Set when the series ends; a new sample of the label set needs a fresh state. */
+    boolean ended;
     String scope;
     String tmId;
     String host;
@@ -845,7 +881,7 @@ public final class SignalExtractor {
     DiskState disk;
     ContainerState container;
 
-    Series(MetricRule rule) {
+    private Series(MetricRule rule) {
       this.rule = rule;
     }
   }

@@ -29,11 +29,24 @@ public final class Detector {
   /** Bits of the NaN Prometheus uses to mark a series as ended. */
   public static final long STALE_NAN_BITS = 0x7ff0000000000002L;
 
+  private static final int MIN_RECENT = 1 << 10;
+  private static final int MAX_RECENT = 1 << 18;
+
   private final SignalCatalog catalog;
   private final DetectorSettings settings;
   private final SignalExtractor extractor;
   private final DetectorStats stats = new DetectorStats();
   private final Map<Labels, SeriesCursor> series = new HashMap<>();
+  // The decoder hands in its own cached Labels instance every scrape, while the map above is
+  // keyed by an interned copy, so a map lookup compares every label string by content. This
+  // two-way set-associative table remembers which caller instance led to which cursor, making
+  // the usual lookup one or two reference comparisons. Only the table holds the caller's
+  // instances, so it keeps at most one extra Labels per slot alive. Sound because cursors are
+  // never removed.
+  private Labels[] recentKeys = new Labels[MIN_RECENT];
+  private SeriesCursor[] recentCursors = new SeriesCursor[MIN_RECENT];
+  // The cursor whose sample the extractor is working on, so observe() can use its book hint.
+  private SeriesCursor current;
   private final SignalBook book;
   private SeriesBudget budget = SeriesBudget.unlimited();
   private long eventTimeMs = Long.MIN_VALUE;
@@ -100,22 +113,40 @@ public final class Detector {
   /** As {@link #accept(Labels, long[], double[])} for the samples {@code [from, to)}. */
   public synchronized void accept(Labels labels, long[] timestamps, double[] values, int from,
       int to) {
-    SeriesCursor cursor = series.get(labels);
+    int slot = recentSlot(labels);
+    SeriesCursor cursor = recentKeys[slot] == labels ? recentCursors[slot]
+        : recentKeys[slot ^ 1] == labels ? recentCursors[slot ^ 1] : null;
     if (cursor == null) {
-      MetricRule rule = catalog.ruleFor(labels.metricName());
-      if (rule == null) {
-        stats.unusedMetric.addAndGet(to - from);
-        return;
+      cursor = series.get(labels);
+      if (cursor == null) {
+        MetricRule rule = catalog.ruleFor(labels.metricName());
+        if (rule == null) {
+          stats.unusedMetric.addAndGet(to - from);
+          return;
+        }
+        if (!budget.tryAdd(labels)) {
+          stats.cardinalityLimit.addAndGet(timestamps.length);
+          return;
+        }
+        // the detector keeps a label set for as long as the series lives: share its strings
+        cursor = new SeriesCursor(rule, labels.interned());
+        series.put(cursor.labels, cursor);
+        if (series.size() * 4 > recentKeys.length && recentKeys.length < MAX_RECENT) {
+          recentKeys = new Labels[recentKeys.length * 2];
+          recentCursors = new SeriesCursor[recentKeys.length];
+          slot = recentSlot(labels);
+        }
       }
-      if (!budget.tryAdd(labels)) {
-        stats.cardinalityLimit.addAndGet(timestamps.length);
-        return;
+      // Two ways per slot pair: direct-mapped, two series sharing a slot would both miss on
+      // every scrape. A taken home slot sends the series to the other way, evicting it.
+      if (recentKeys[slot] != null) {
+        slot ^= 1;
       }
-      // the detector keeps a label set for as long as the series lives: share its strings
-      cursor = new SeriesCursor(rule, labels.interned());
-      series.put(cursor.labels, cursor);
+      recentKeys[slot] = labels;
+      recentCursors[slot] = cursor;
     }
     labels = cursor.labels; // the extractor keys its state by the same, long-lived instance
+    current = cursor;
     for (int i = from; i < to; i++) {
       long ts = timestamps[i];
       if (ts < cursor.lastTimestampMs) {
@@ -131,11 +162,21 @@ public final class Detector {
       if (Double.doubleToRawLongBits(values[i]) == STALE_NAN_BITS) {
         stats.staleMarkers.incrementAndGet();
         extractor.onSeriesEnd(cursor.rule, labels, ts, observer);
+        cursor.extracted = null; // the extractor forgot the series; a new sample starts afresh
         continue;
       }
       stats.processed.incrementAndGet();
-      extractor.onSample(cursor.rule, labels, ts, values[i], observer);
+      if (cursor.extracted == null) {
+        cursor.extracted = extractor.track(cursor.rule, labels);
+      }
+      extractor.onSample(cursor.extracted, ts, values[i], observer);
     }
+    current = null;
+  }
+
+  private int recentSlot(Labels labels) {
+    return (labels.hashCode() * 0x9E3779B9) >>> (32 - Integer.numberOfTrailingZeros(
+        recentKeys.length));
   }
 
   /** Marks the end of one request: signals waiting for the rest of their scrape are finalised. */
@@ -171,7 +212,12 @@ public final class Detector {
 
   private void observe(Observation o) {
     stats.observations.incrementAndGet();
-    book.observe(o);
+    SeriesCursor c = current;
+    if (c == null) {
+      book.observe(o, null);
+    } else {
+      c.bookHint = book.observe(o, c.bookHint);
+    }
   }
 
   /** Adds an edge that wants to hear about evaluations, anomalies and diagnoses. */
@@ -252,11 +298,18 @@ public final class Detector {
     return book.snapshot(eventTimeMs);
   }
 
-  /** Per-series cursor: which rule applies and the newest timestamp seen. */
+  /**
+   * Per-series cursor: which rule applies, the newest timestamp seen, and where the series' last
+   * sample went in the extractor and the book, so the next one needs no lookups there.
+   */
   private static final class SeriesCursor {
     final MetricRule rule;
     final Labels labels;
     long lastTimestampMs = Long.MIN_VALUE;
+    /** Null until the first sample and after the series ended. */
+    SignalExtractor.Series extracted;
+    /** The book entry the series fed last: almost always the one its next observation feeds. */
+    SignalBook.Entry bookHint;
 
     SeriesCursor(MetricRule rule, Labels labels) {
       this.rule = rule;

@@ -50,16 +50,25 @@ final class SignalBook {
     this.listeners = listeners;
   }
 
-  void observe(Observation o) {
-    Job job = jobs.computeIfAbsent(o.job(), Job::new);
-    job.lastSeenMs = Math.max(job.lastSeenMs, o.timestampMs());
-    Key key = new Key(o.signal(), o.scope());
-    Entry entry = job.entries.get(key);
-    if (entry == null) {
-      entry = new Entry(new SignalTracker(o.signal(), settings));
-      job.entries.put(key, entry);
-      entryCount++;
+  /**
+   * Books one observation.
+   *
+   * @param hint the entry the same series fed last, or null; used when it is the observation's
+   *     (job, signal, scope), which saves the lookups
+   * @return the entry the observation went to, the caller's hint for the series' next one
+   */
+  Entry observe(Observation o, Entry hint) {
+    Entry entry;
+    // Reference comparisons suffice: the extractor hands out the same job and scope strings for
+    // a series every time; a miss only costs the lookup below.
+    if (hint != null && hint.jobRef == o.job() && hint.key.signal == o.signal()
+        && hint.scopeRef == o.scope()) {
+      entry = hint;
+    } else {
+      entry = lookup(o);
     }
+    Job job = entry.job;
+    job.lastSeenMs = Math.max(job.lastSeenMs, o.timestampMs());
     if (entry.history == null) {
       entry.history = new RecentHistory(o.signal(), o.scope());
     }
@@ -68,11 +77,14 @@ final class SignalBook {
       entry.join = o.join();
     }
     SignalTracker.Step step = entry.tracker.observe(o.timestampMs(), o.value());
-    touched.add(job);
+    if (!job.touched) {
+      job.touched = true;
+      touched.add(job);
+    }
     if (!listeners.isEmpty()) {
       Evaluation e = new Evaluation(o.job(), o.signal(), o.scope(), step.timestampMs(),
           step.observed(), step.expected(), step.lower(), step.upper(), step.score(),
-          entry.tracker.view().state().equals("ready"), step.outside());
+          entry.tracker.ready(), step.outside());
       for (DetectorListener l : listeners) {
         l.evaluated(e);
       }
@@ -105,6 +117,22 @@ final class SignalBook {
         }
       }
     }
+    return entry;
+  }
+
+  private Entry lookup(Observation o) {
+    Job job = jobs.computeIfAbsent(o.job(), Job::new);
+    Key key = new Key(o.signal(), o.scope());
+    Entry entry = job.entries.get(key);
+    if (entry == null) {
+      entry = new Entry(job, key, new SignalTracker(o.signal(), settings));
+      job.entries.put(key, entry);
+      entryCount++;
+    }
+    // equal to the entry's job and scope, as the lookup just found: hints compare references
+    entry.jobRef = o.job();
+    entry.scopeRef = o.scope();
+    return entry;
   }
 
   /**
@@ -113,6 +141,7 @@ final class SignalBook {
    */
   void diagnose(long eventTimeMs) {
     for (Job job : touched) {
+      job.touched = false;
       Diagnosis before = job.diagnosis;
       if (before == null && job.openCount() == 0) {
         continue;
@@ -283,10 +312,11 @@ final class SignalBook {
     nextAnomalyId = state.nextAnomalyId();
     for (DetectorState.TrackerState t : state.trackers()) {
       Job job = jobs.computeIfAbsent(t.job(), Job::new);
-      Entry entry = new Entry(deserialize(t));
+      Key key = new Key(t.signal(), t.scope());
+      Entry entry = new Entry(job, key, deserialize(t));
       entry.join = t.join();
       entry.open = t.openAnomaly();
-      if (job.entries.put(new Key(t.signal(), t.scope()), entry) == null) {
+      if (job.entries.put(key, entry) == null) {
         entryCount++;
       }
       if (entry.open != null) {
@@ -329,14 +359,22 @@ final class SignalBook {
     }
   }
 
-  private static final class Entry {
+  /** Opaque outside the book: see {@link #observe}. */
+  static final class Entry {
+    final Job job;
+    final Key key;
     final SignalTracker tracker;
+    /** The job and scope strings of the observation last looked up to this entry. */
+    String jobRef;
+    String scopeRef;
     Anomaly open;
     String join;
     /** Not snapshotted: rebuilt from new observations after a restore. */
     RecentHistory history;
 
-    Entry(SignalTracker tracker) {
+    private Entry(Job job, Key key, SignalTracker tracker) {
+      this.job = job;
+      this.key = key;
       this.tracker = tracker;
     }
   }
@@ -346,6 +384,8 @@ final class SignalBook {
     final Map<Key, Entry> entries = new HashMap<>();
     long lastSeenMs = Long.MIN_VALUE;
     Diagnosis diagnosis;
+    /** In {@code touched}: a flag is cheaper than a hash lookup per observation. */
+    boolean touched;
 
     Job(String name) {
       this.name = name;

@@ -61,6 +61,85 @@ class RobustBaselineIncrementalTest {
     }
   }
 
+  @Test
+  void baselinesSharingTimestampsEachGetTheirOwnBand() {
+    // Recomputes reuse the weights of the previous window when its timestamps, newest timestamp
+    // and half-life are the same: interleave baselines whose windows are equal, differ in one
+    // timestamp, in length, or only in half-life.
+    DetectorSettings fast = RobustBaselineTest.settings(3, 17, Duration.ofMinutes(20));
+    DetectorSettings slow = RobustBaselineTest.settings(3, 17, Duration.ofMinutes(45));
+    DetectorSettings[] settings = {fast, fast, fast, slow, fast};
+    RobustBaseline[] b = new RobustBaseline[settings.length];
+    @SuppressWarnings("unchecked")
+    Deque<long[]>[] reference = new Deque[settings.length];
+    long[] last = new long[settings.length];
+    for (int k = 0; k < b.length; k++) {
+      b[k] = new RobustBaseline(Signal.CHECKPOINT_DURATION, settings[k]);
+      reference[k] = new ArrayDeque<>();
+      last[k] = Long.MIN_VALUE;
+    }
+    Random r = new Random(5);
+    long ts = T0;
+    int[] arrivals = new int[b.length];
+    for (int i = 0; i < 80; i++) {
+      ts += 15_000;
+      for (int k = 0; k < b.length; k++) {
+        if (k == 4 && i % 9 == 4) {
+          continue; // misses a scrape now and then: a shorter, then a shifted window
+        }
+        // one timestamp far off now and then; two clusters, so the weights decide the median
+        long t = k == 2 && i % 3 == 0 ? ts - 900_000 : ts;
+        double v = (r.nextBoolean() ? 300 : 500) + 10 * r.nextGaussian();
+        b[k].learn(t, v);
+        last[k] = Math.max(last[k], t);
+        reference[k].addLast(new long[] {t, Double.doubleToLongBits(v), arrivals[k]++});
+        if (reference[k].size() > 17) {
+          reference[k].removeFirst();
+        }
+      }
+      for (int k = 0; k < b.length; k++) {
+        assertThat(b[k].band()).as("baseline %d step %d", k, i).isEqualTo(
+            fromScratch(reference[k], last[k], settings[k], Signal.CHECKPOINT_DURATION
+                .absoluteFloor()));
+      }
+    }
+  }
+
+  @Test
+  void aWindowOfOneValueGetsTheBandTheWeightsGive() {
+    double[] levels = {0.0, -0.0, 5.0, -3.25, 1e-310, Double.MAX_VALUE, -Double.MAX_VALUE};
+    for (int window : new int[] {3, 4, 120}) {
+      for (double level : levels) {
+        DetectorSettings s = RobustBaselineTest.settings(3, window, Duration.ofMinutes(20));
+        RobustBaseline b = new RobustBaseline(Signal.CHECKPOINT_DURATION, s);
+        // other values first, so the window holds one value only once they are evicted
+        for (int i = 0; i < 3 * window + 3; i++) {
+          double v = i < window ? 100 + i : level;
+          b.learn(T0 + i * 15_000L, v);
+          assertThat(b.band()).as("window %d level %s step %d", window, level, i)
+              .isEqualTo(b.weightedBand());
+        }
+        assertThat(Double.doubleToRawLongBits(b.band().expected()))
+            .isEqualTo(Double.doubleToRawLongBits(level));
+        assertThat(b.band().spread()).isEqualTo(0.0);
+      }
+    }
+  }
+
+  @Test
+  void zerosOfBothSignsTakeTheWeightedMedian() {
+    // 0.0 == -0.0, yet the median is one of the two doubles: which one the weights decide
+    DetectorSettings s = RobustBaselineTest.settings(3, 5, Duration.ofMinutes(20));
+    for (int pattern = 0; pattern < 32; pattern++) {
+      RobustBaseline b = new RobustBaseline(Signal.CHECKPOINT_DURATION, s);
+      for (int i = 0; i < 5; i++) {
+        b.learn(T0 + i * 60_000L, (pattern >> i & 1) == 0 ? 0.0 : -0.0);
+        Band band = b.band();
+        assertThat(band).as("pattern %d step %d", pattern, i).isEqualTo(b.weightedBand());
+      }
+    }
+  }
+
   private static RobustBaseline roundTrip(RobustBaseline b, DetectorSettings s)
       throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -485,4 +485,48 @@ class SignalExtractorTest {
     assertThat(take(Signal.DISK_UTILIZATION)).isEmpty();
     assertThat(x.unjoinedSamples()).isEqualTo(1); // only the sample after the task ended
   }
+
+  @Test
+  void aTrackedSeriesGivesWhatTheLabelSetGives() {
+    // job frames (whose job_id the tracked state keeps), a restart under a new job_id, task
+    // gauges and a series that ends and comes back
+    List<In> ins = new ArrayList<>();
+    for (int k = 0; k < 12; k++) {
+      long ts = T0 + k * 15 * S;
+      String jobId = k < 6 ? "a1" : "b2";
+      ins.add(job(jobId, "lastCheckpointDuration", ts, 1000 + 10 * k));
+      ins.add(job(jobId, "lastCompletedCheckpointId", ts, k));
+      ins.add(job(jobId, "numberOfFailedCheckpoints", ts, k / 3));
+      ins.add(task("busyTimeMsPerSecond", ts, 100 + k));
+      ins.add(task("checkpointStartDelayNanos", ts, k % 4 * 1e6));
+    }
+    SignalExtractor byLabels = new SignalExtractor(catalog, DetectorSettings.defaults());
+    SignalExtractor byState = new SignalExtractor(catalog, DetectorSettings.defaults());
+    List<Observation> expected = new ArrayList<>();
+    List<Observation> actual = new ArrayList<>();
+    java.util.Map<Labels, SignalExtractor.Series> states = new java.util.HashMap<>();
+    for (int i = 0; i < ins.size(); i++) {
+      In in = ins.get(i);
+      MetricRule r = catalog.ruleFor(in.name);
+      if (i == 23) { // the busy series of the fifth scrape ends instead
+        byLabels.onSeriesEnd(r, in.labels, in.ts, expected::add);
+        byState.onSeriesEnd(r, in.labels, in.ts, actual::add);
+        SignalExtractor.Series ended = states.remove(in.labels);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> byState.onSample(ended, in.ts + 1, 1, actual::add))
+            .isInstanceOf(IllegalStateException.class);
+        continue;
+      }
+      byLabels.onSample(r, in.labels, in.ts, in.value, expected::add);
+      SignalExtractor.Series s = states.computeIfAbsent(in.labels,
+          l -> byState.track(r, l));
+      byState.onSample(s, in.ts, in.value, actual::add);
+    }
+    byLabels.flush(T0 + 60 * 15 * S, expected::add);
+    byState.flush(T0 + 60 * 15 * S, actual::add);
+    assertThat(expected).extracting(Observation::signal).contains(Signal.CHECKPOINT_DURATION,
+        Signal.BUSY, Signal.CHECKPOINT_START_DELAY, Signal.CHECKPOINT_FAILURES);
+    assertThat(actual).isEqualTo(expected);
+    assertThat(byState.restarts(J)).isEqualTo(byLabels.restarts(J)).hasSize(2);
+  }
 }
