@@ -67,6 +67,9 @@ public final class Labels {
    * collected like others once no set refers to them.
    */
   public Labels interned() {
+    if (isInterned()) {
+      return this; // the decoder's label sets usually are: no copy, and lookups hit by identity
+    }
     String[] n = new String[names.length];
     String[] v = new String[values.length];
     for (int i = 0; i < n.length; i++) {
@@ -74,6 +77,15 @@ public final class Labels {
       v[i] = values[i].intern();
     }
     return new Labels(n, v);
+  }
+
+  private boolean isInterned() {
+    for (int i = 0; i < names.length; i++) {
+      if (names[i].intern() != names[i] || values[i].intern() != values[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The value of {@code name}, or null when absent. */
@@ -114,7 +126,7 @@ public final class Labels {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Labels other
+    return this == o || o instanceof Labels other
         && hash == other.hash
         && Arrays.equals(names, other.names)
         && Arrays.equals(values, other.values);

@@ -29,22 +29,15 @@ public final class Detector {
   /** Bits of the NaN Prometheus uses to mark a series as ended. */
   public static final long STALE_NAN_BITS = 0x7ff0000000000002L;
 
-  private static final int MIN_RECENT = 1 << 10;
-  private static final int MAX_RECENT = 1 << 18;
 
   private final SignalCatalog catalog;
   private final DetectorSettings settings;
   private final SignalExtractor extractor;
   private final DetectorStats stats = new DetectorStats();
   private final Map<Labels, SeriesCursor> series = new HashMap<>();
-  // The decoder hands in its own cached Labels instance every scrape, while the map above is
-  // keyed by an interned copy, so a map lookup compares every label string by content. This
-  // two-way set-associative table remembers which caller instance led to which cursor, making
-  // the usual lookup one or two reference comparisons. Only the table holds the caller's
-  // instances, so it keeps at most one extra Labels per slot alive. Sound because cursors are
-  // never removed.
-  private Labels[] recentKeys = new Labels[MIN_RECENT];
-  private SeriesCursor[] recentCursors = new SeriesCursor[MIN_RECENT];
+  // Keyed by label sets whose strings are interned (see Labels#interned). The decoder interns the
+  // strings of the label sets it builds, so its instances compare to these by reference, string
+  // by string, or are these very instances.
   // The cursor whose sample the extractor is working on, so observe() can use its book hint.
   private SeriesCursor current;
   private final SignalBook book;
@@ -113,37 +106,20 @@ public final class Detector {
   /** As {@link #accept(Labels, long[], double[])} for the samples {@code [from, to)}. */
   public synchronized void accept(Labels labels, long[] timestamps, double[] values, int from,
       int to) {
-    int slot = recentSlot(labels);
-    SeriesCursor cursor = recentKeys[slot] == labels ? recentCursors[slot]
-        : recentKeys[slot ^ 1] == labels ? recentCursors[slot ^ 1] : null;
+    SeriesCursor cursor = series.get(labels);
     if (cursor == null) {
-      cursor = series.get(labels);
-      if (cursor == null) {
-        MetricRule rule = catalog.ruleFor(labels.metricName());
-        if (rule == null) {
-          stats.unusedMetric.addAndGet(to - from);
-          return;
-        }
-        if (!budget.tryAdd(labels)) {
-          stats.cardinalityLimit.addAndGet(timestamps.length);
-          return;
-        }
-        // the detector keeps a label set for as long as the series lives: share its strings
-        cursor = new SeriesCursor(rule, labels.interned());
-        series.put(cursor.labels, cursor);
-        if (series.size() * 4 > recentKeys.length && recentKeys.length < MAX_RECENT) {
-          recentKeys = new Labels[recentKeys.length * 2];
-          recentCursors = new SeriesCursor[recentKeys.length];
-          slot = recentSlot(labels);
-        }
+      MetricRule rule = catalog.ruleFor(labels.metricName());
+      if (rule == null) {
+        stats.unusedMetric.addAndGet(to - from);
+        return;
       }
-      // Two ways per slot pair: direct-mapped, two series sharing a slot would both miss on
-      // every scrape. A taken home slot sends the series to the other way, evicting it.
-      if (recentKeys[slot] != null) {
-        slot ^= 1;
+      if (!budget.tryAdd(labels)) {
+        stats.cardinalityLimit.addAndGet(timestamps.length);
+        return;
       }
-      recentKeys[slot] = labels;
-      recentCursors[slot] = cursor;
+      // the detector keeps a label set for as long as the series lives: share its strings
+      cursor = new SeriesCursor(rule, labels.interned());
+      series.put(cursor.labels, cursor);
     }
     labels = cursor.labels; // the extractor keys its state by the same, long-lived instance
     current = cursor;
@@ -172,11 +148,6 @@ public final class Detector {
       extractor.onSample(cursor.extracted, ts, values[i], observer);
     }
     current = null;
-  }
-
-  private int recentSlot(Labels labels) {
-    return (labels.hashCode() * 0x9E3779B9) >>> (32 - Integer.numberOfTrailingZeros(
-        recentKeys.length));
   }
 
   /** Marks the end of one request: signals waiting for the rest of their scrape are finalised. */

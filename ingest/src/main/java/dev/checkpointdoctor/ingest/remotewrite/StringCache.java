@@ -51,7 +51,9 @@ final class StringCache {
     if (key != null && ByteAccess.equals(key, b, off, len)) {
       return values[slot];
     }
-    String s = new String(b, off, len, StandardCharsets.UTF_8);
+    // Interned: the detector keeps the label sets it tracks with interned strings, so a label
+    // set built from these compares to its copy there by reference instead of by content.
+    String s = new String(b, off, len, StandardCharsets.UTF_8).intern();
     keys[slot] = Arrays.copyOfRange(b, off, off + len);
     values[slot] = s;
     return s;
