@@ -73,7 +73,8 @@ final class PooledBodyReader implements Handler<RoutingContext> {
       return;
     }
     Reading reading = read(ctx, declared > 0 ? declared : FIRST_SIZE);
-    request.handler(reading::chunk).endHandler(v -> reading.end()).resume();
+    request.handler(reading::chunk).endHandler(v -> reading.end())
+        .exceptionHandler(reading::broken).resume();
   }
 
   private Reading read(RoutingContext ctx, long sizeHint) {
@@ -152,6 +153,15 @@ final class PooledBodyReader implements Handler<RoutingContext> {
       }
       chunk.getBytes(0, n, bytes, length);
       length += n;
+    }
+
+    /** The connection broke mid-body (as BodyHandler does: the route fails, nothing is kept). */
+    void broken(Throwable cause) {
+      if (!failed) {
+        failed = true;
+        bytes = null;
+        ctx.fail(cause);
+      }
     }
 
     void end() {
