@@ -116,11 +116,6 @@ final class PooledBodyReader implements Handler<RoutingContext> {
     }
   }
 
-  /** Arrays kept by the calling thread's pool; for tests. */
-  static int keptByThisThread() {
-    return POOL.get().size();
-  }
-
   private final class Reading {
     private final RoutingContext ctx;
     private byte[] bytes;
