@@ -30,15 +30,7 @@ class DiskPlateauShortScrapeTest {
       double held = ceiling * 0.6 * (x.rnd.nextDouble() - 0.5);
       x.writeIops[0] = ceiling + owed[0] - held;
       owed[0] = held;
-      x.readIops[0] = 0;
-      x.util[0] = 0.97 + 0.03 * x.rnd.nextDouble();
-      x.latencyMs[0] = 40 * x.jitter();
-      for (int i = 0; i < x.parallelism; i++) {
-        x.busy[1][i] = 950 + 50 * x.rnd.nextDouble();
-        x.stopped[i] = x.rnd.nextDouble() < 0.3 ? 1 : 0;
-        x.stallUsPerS[i] = 80_000 * x.jitter();
-      }
-      x.durationMs = x.baseDurationMs * 4 * x.jitter();
+      saturatedDisk(x);
     });
     Diagnosis d = diagnosis(s);
     assertThat(d.cause()).as(describe(d)).isEqualTo("disk_throttling");
@@ -59,17 +51,22 @@ class DiskPlateauShortScrapeTest {
         level[0] = low * (0.6 + 0.8 * x.rnd.nextDouble());
       }
       x.writeIops[0] = level[0];
-      x.readIops[0] = 0;
-      x.util[0] = 0.97 + 0.03 * x.rnd.nextDouble();
-      x.latencyMs[0] = 40 * x.jitter();
-      for (int i = 0; i < x.parallelism; i++) {
-        x.busy[1][i] = 950 + 50 * x.rnd.nextDouble();
-        x.stopped[i] = x.rnd.nextDouble() < 0.3 ? 1 : 0;
-        x.stallUsPerS[i] = 80_000 * x.jitter();
-      }
-      x.durationMs = x.baseDurationMs * 4 * x.jitter();
+      saturatedDisk(x);
     });
     Diagnosis d = diagnosis(s);
     assertThat(d.cause()).as(describe(d)).isNotEqualTo("disk_throttling");
+  }
+
+  /** Everything but the write rate: the disk busy and slow, the job waiting on RocksDB. */
+  private static void saturatedDisk(FlinkJobSim x) {
+    x.readIops[0] = 0;
+    x.util[0] = 0.97 + 0.03 * x.rnd.nextDouble();
+    x.latencyMs[0] = 40 * x.jitter();
+    for (int i = 0; i < x.parallelism; i++) {
+      x.busy[1][i] = 950 + 50 * x.rnd.nextDouble();
+      x.stopped[i] = x.rnd.nextDouble() < 0.3 ? 1 : 0;
+      x.stallUsPerS[i] = 80_000 * x.jitter();
+    }
+    x.durationMs = x.baseDurationMs * 4 * x.jitter();
   }
 }

@@ -39,6 +39,11 @@ class RocksDbWriteStallRuleTest {
   }
 
   private static Finding assess(History... histories) {
+    return new RocksDbWriteStallRule().assess(evidence(List.of(histories)));
+  }
+
+  /** A job with these histories, in this order, and nothing open. */
+  private static JobEvidence evidence(List<History> histories) {
     JobView view = new JobView() {
       @Override
       public String job() {
@@ -62,11 +67,11 @@ class RocksDbWriteStallRuleTest {
 
       @Override
       public List<SeriesHistory> history(Signal signal) {
-        return List.of(histories).stream().filter(h -> h.signal() == signal)
+        return histories.stream().filter(h -> h.signal() == signal)
             .map(h -> (SeriesHistory) h).toList();
       }
     };
-    return new RocksDbWriteStallRule().assess(new JobEvidence(view, DetectorSettings.defaults()));
+    return new JobEvidence(view, DetectorSettings.defaults());
   }
 
   @Test
@@ -94,34 +99,9 @@ class RocksDbWriteStallRuleTest {
     Map<String, Double> levels = Map.of("operator:a/0", 2 * stall, "operator:a/1", 5 * stall);
     for (List<String> order : List.of(List.of("operator:a/0", "operator:a/1"),
         List.of("operator:a/1", "operator:a/0"))) {
-      assertThat(RocksDbStall.find(new JobEvidence(new JobView() {
-        @Override
-        public String job() {
-          return "j";
-        }
-
-        @Override
-        public long eventTimeMs() {
-          return NOW;
-        }
-
-        @Override
-        public List<Anomaly> openAnomalies() {
-          return List.of();
-        }
-
-        @Override
-        public List<BaselineSummary> baselines() {
-          return List.of();
-        }
-
-        @Override
-        public List<SeriesHistory> history(Signal signal) {
-          return signal != Signal.ROCKSDB_STALL ? List.of() : order.stream()
-              .map(s -> (SeriesHistory) new History(Signal.ROCKSDB_STALL, s, 0, levels.get(s)))
-              .toList();
-        }
-      }, DetectorSettings.defaults())).scope()).isEqualTo("operator:a/1");
+      List<History> histories = order.stream()
+          .map(scope -> new History(Signal.ROCKSDB_STALL, scope, 0, levels.get(scope))).toList();
+      assertThat(RocksDbStall.find(evidence(histories)).scope()).isEqualTo("operator:a/1");
     }
   }
 }
