@@ -29,9 +29,9 @@ final class PooledBodyReader implements Handler<RoutingContext> {
   }
 
   /** Arrays kept per thread; more bodies in flight than this allocate and are not kept. */
-  static final int KEPT_PER_THREAD = 8;
+  private static final int KEPT_PER_THREAD = 8;
   /** Larger arrays (rare, huge bodies) are not kept, so the pool stays small. */
-  static final int LARGEST_KEPT = 1 << 20;
+  private static final int LARGEST_KEPT = 1 << 20;
   private static final int FIRST_SIZE = 64 * 1024;
 
   private static final ThreadLocal<ArrayDeque<byte[]>> POOL =
@@ -94,7 +94,7 @@ final class PooledBodyReader implements Handler<RoutingContext> {
   }
 
   /** An array of at least {@code size} bytes: a kept one if it fits, else a new one. */
-  static byte[] borrow(int size) {
+  private static byte[] borrow(int size) {
     ArrayDeque<byte[]> pool = POOL.get();
     for (int i = pool.size(); i > 0; i--) {
       byte[] a = pool.pollFirst();
@@ -109,7 +109,7 @@ final class PooledBodyReader implements Handler<RoutingContext> {
         Math.max(FIRST_SIZE, Long.highestOneBit(Math.max(1, size) - 1L) << 1))];
   }
 
-  static void giveBack(byte[] array) {
+  private static void giveBack(byte[] array) {
     ArrayDeque<byte[]> pool = POOL.get();
     if (array.length <= LARGEST_KEPT && pool.size() < KEPT_PER_THREAD) {
       pool.addFirst(array);
