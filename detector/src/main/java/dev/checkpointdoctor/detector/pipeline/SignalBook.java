@@ -71,6 +71,7 @@ final class SignalBook {
     job.lastSeenMs = Math.max(job.lastSeenMs, o.timestampMs());
     if (entry.history == null) {
       entry.history = new RecentHistory(o.signal(), o.scope());
+      job.historyIndex = null;
     }
     entry.history.add(o.timestampMs(), o.value());
     if (o.join() != null) {
@@ -213,15 +214,7 @@ final class SignalBook {
 
     @Override
     public List<SeriesHistory> history(Signal signal) {
-      List<SeriesHistory> out = new ArrayList<>();
-      for (Map.Entry<Key, Entry> e : job.entries.entrySet()) {
-        if (e.getKey().signal == signal && e.getValue().history != null
-            && e.getValue().history.size() > 0) {
-          out.add(e.getValue().history);
-        }
-      }
-      out.sort(java.util.Comparator.comparing(SeriesHistory::scope));
-      return out;
+      return job.histories(signal);
     }
   }
 
@@ -386,9 +379,35 @@ final class SignalBook {
     Diagnosis diagnosis;
     /** In {@code touched}: a flag is cheaper than a hash lookup per observation. */
     boolean touched;
+    /**
+     * The histories per signal, by scope, as the diagnoser reads them; null once an entry gained
+     * a history. A diagnosis asks for ~20 signals and scanning all entries for each was a large
+     * part of it, while histories are added only when a series first appears.
+     */
+    Map<Signal, List<SeriesHistory>> historyIndex;
 
     Job(String name) {
       this.name = name;
+    }
+
+    List<SeriesHistory> histories(Signal signal) {
+      if (historyIndex == null) {
+        Map<Signal, List<SeriesHistory>> index = new java.util.EnumMap<>(Signal.class);
+        for (Map.Entry<Key, Entry> e : entries.entrySet()) {
+          // a history holds at least one point from its first observation on, so none is empty
+          RecentHistory h = e.getValue().history;
+          if (h != null && h.size() > 0) {
+            index.computeIfAbsent(e.getKey().signal, k -> new ArrayList<>()).add(h);
+          }
+        }
+        for (Map.Entry<Signal, List<SeriesHistory>> e : index.entrySet()) {
+          List<SeriesHistory> list = e.getValue();
+          list.sort(java.util.Comparator.comparing(SeriesHistory::scope));
+          e.setValue(java.util.Collections.unmodifiableList(list));
+        }
+        historyIndex = index;
+      }
+      return historyIndex.getOrDefault(signal, List.of());
     }
 
     int openCount() {

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.checkpointdoctor.detector.cause.UnknownCauseDiagnoser;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
+import dev.checkpointdoctor.detector.model.CauseHypothesis;
+import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Observation;
 import dev.checkpointdoctor.detector.model.Signal;
@@ -52,5 +55,31 @@ class SignalBookTest {
         .isSameAs(a);
     assertThat(observations("a", Signal.BUSY, scope)).isEqualTo(3);
     assertThat(book.size()).isEqualTo(1);
+  }
+
+  @Test
+  void aDiagnosisSeesHistoriesThatAppearedAfterTheLastOne() {
+    // the book keeps the per-signal history lists between diagnoses: a new series must show
+    List<List<String>> seen = new java.util.ArrayList<>();
+    Diagnoser recording = (view, since) -> {
+      seen.add(view.history(Signal.BUSY).stream().map(SeriesHistory::scope).toList());
+      return new Diagnosis(view.job(), "x", 0.5, since, "busy", false, null,
+          List.of(new CauseHypothesis("x", 0.5, List.of(), "", "")));
+    };
+    SignalBook b = new SignalBook(DetectorSettings.defaults(), recording, List.of());
+    long t = 1_796_000_000_000L;
+    java.util.Random r = new java.util.Random(3);
+    for (int i = 0; i < 200 && seen.isEmpty(); i++, t += 15_000) {
+      b.observe(new Observation("a", Signal.BUSY, "task:b/1", t, 300 + r.nextInt(10)), null);
+      b.observe(new Observation("a", Signal.BUSY, "task:a/0", t, 300 + r.nextInt(10)), null);
+      b.observe(new Observation("a", Signal.CHECKPOINT_DURATION, "job", t,
+          i < 100 ? 5_000 + r.nextInt(500) : 90_000), null);
+      b.diagnose(t);
+    }
+    assertThat(seen).isNotEmpty(); // the duration anomaly opened
+    assertThat(seen.get(seen.size() - 1)).containsExactly("task:a/0", "task:b/1");
+    b.observe(new Observation("a", Signal.BUSY, "task:a/1", t, 300), null);
+    b.diagnose(t);
+    assertThat(seen.get(seen.size() - 1)).containsExactly("task:a/0", "task:a/1", "task:b/1");
   }
 }
