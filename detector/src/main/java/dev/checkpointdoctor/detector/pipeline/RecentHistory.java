@@ -22,6 +22,10 @@ final class RecentHistory implements SeriesHistory {
   private int[] times = new int[INITIAL];
   private double[] values = new double[INITIAL];
   private int size;
+  /** Points expired off the front so far: see {@link #firstPosition()}. */
+  private long expiredCount;
+  /** Bumped when thinning or a rebase removes points: see {@link #layoutVersion()}. */
+  private long layoutVersion;
 
   RecentHistory(Signal signal, String scope) {
     this.signal = signal;
@@ -37,6 +41,7 @@ final class RecentHistory implements SeriesHistory {
       System.arraycopy(times, expired, times, 0, size - expired);
       System.arraycopy(values, expired, values, 0, size - expired);
       size -= expired;
+      expiredCount += expired;
     }
     if (size == CAPACITY) {
       thinOlderHalf();
@@ -74,6 +79,9 @@ final class RecentHistory implements SeriesHistory {
         w++;
       }
     }
+    if (w < size) {
+      layoutVersion++;
+    }
     size = w;
     base = timeMs;
   }
@@ -92,6 +100,7 @@ final class RecentHistory implements SeriesHistory {
       w++;
     }
     size = w;
+    layoutVersion++;
   }
 
   @Override
@@ -117,5 +126,15 @@ final class RecentHistory implements SeriesHistory {
   @Override
   public double value(int i) {
     return values[i];
+  }
+
+  @Override
+  public long firstPosition() {
+    return expiredCount;
+  }
+
+  @Override
+  public long layoutVersion() {
+    return layoutVersion;
   }
 }

@@ -56,4 +56,47 @@ class RecentHistoryTest {
       assertThat(h.timeMs(i) - h.timeMs(i - 1)).isEqualTo(1_000_003);
     }
   }
+
+  @Test
+  void aPositionNamesTheSamePointUntilTheLayoutChanges() {
+    // Readers keep results over runs of positions across diagnoses: a point must keep its
+    // position while it stays, and anything else (thinning, a rebase dropping points) must
+    // change the layout version.
+    java.util.Random rnd = new java.util.Random(11);
+    for (int round = 0; round < 4; round++) {
+      RecentHistory h = new RecentHistory(Signal.BUSY, "task:a/0");
+      java.util.Map<Long, double[]> seen = new java.util.HashMap<>();
+      long seenLayout = h.layoutVersion();
+      long lastFirst = h.firstPosition();
+      long t = 1_796_000_000_000L;
+      int layoutChanges = 0;
+      for (int i = 0; i < 2500; i++) {
+        int dice = rnd.nextInt(1000);
+        long at;
+        if (dice == 0) {
+          at = t - 30L * 24 * 3_600_000; // too far out of order for an int offset: a rebase
+        } else {
+          t += dice < 5 ? RecentHistory.SPAN_MS / 2 : 1_000 + rnd.nextInt(30_000);
+          at = t;
+        }
+        h.add(at, rnd.nextInt(5) == 0 ? Double.NaN : rnd.nextGaussian());
+        assertThat(h.firstPosition()).isGreaterThanOrEqualTo(lastFirst);
+        lastFirst = h.firstPosition();
+        if (h.layoutVersion() != seenLayout) {
+          seen.clear();
+          seenLayout = h.layoutVersion();
+          layoutChanges++;
+        }
+        for (int k = 0; k < h.size(); k++) {
+          double[] point = {h.timeMs(k), h.value(k)};
+          double[] before = seen.putIfAbsent(h.firstPosition() + k, point);
+          if (before != null) {
+            assertThat(point).containsExactly(before);
+          }
+        }
+        seen.keySet().removeIf(p -> p < h.firstPosition());
+      }
+      assertThat(layoutChanges).isPositive();
+    }
+  }
 }
