@@ -10,7 +10,9 @@ import dev.checkpointdoctor.detector.pipeline.JobView;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -38,18 +40,30 @@ public final class CauseRanker implements Diagnoser {
       new GcPressureRule(), new CheckpointStorageSlowRule(), new DataSkewRule(),
       new CpuThrottlingRule(), new CheckpointIntervalTooShortRule());
   private final UnknownCauseDiagnoser unknown = new UnknownCauseDiagnoser();
+  /**
+   * Per job with something to explain, what its last diagnosis kept of its histories for the
+   * next one (see {@link SliceCache}); dropped when the job has nothing left to explain.
+   */
+  private final Map<String, SliceCache> slices = new HashMap<>();
 
   public CauseRanker(DetectorSettings settings) {
     this.settings = settings;
   }
 
+  /**
+   * Synchronized because of the kept slices; the detector calls it under its own lock anyway, so
+   * the lock is uncontended.
+   */
   @Override
-  public Diagnosis diagnose(JobView view, long sinceMs) {
+  public synchronized Diagnosis diagnose(JobView view, long sinceMs) {
     List<Anomaly> open = view.openAnomalies();
     if (open.isEmpty()) {
+      slices.remove(view.job());
       return null;
     }
-    JobEvidence job = new JobEvidence(view, settings);
+    SliceCache kept = slices.computeIfAbsent(view.job(), k -> new SliceCache());
+    kept.beginDiagnosis();
+    JobEvidence job = new JobEvidence(view, settings, kept);
     List<Finding> findings = new ArrayList<>();
     for (CauseRule rule : rules) {
       Finding f = rule.assess(job);
@@ -57,10 +71,12 @@ public final class CauseRanker implements Diagnoser {
         findings.add(f);
       }
     }
+    kept.endDiagnosis();
     discountEchoes(findings);
     findings.sort(Comparator.comparingDouble(Finding::confidence).reversed());
-    Diagnosis fallback = unknown.diagnose(view, sinceMs);
     if (findings.isEmpty() || findings.get(0).confidence() < MIN_CONFIDENCE) {
+      // built only when used: its sentences are formatted per open anomaly
+      Diagnosis fallback = unknown.diagnose(view, sinceMs);
       List<CauseHypothesis> ranked = new ArrayList<>(fallback.ranked());
       findings.forEach(f -> ranked.add(f.hypothesis()));
       return new Diagnosis(view.job(), Cause.UNKNOWN.id(), 0.0, sinceMs, fallback.signal(),

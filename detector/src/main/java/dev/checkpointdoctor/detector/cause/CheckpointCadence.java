@@ -44,7 +44,7 @@ record CheckpointCadence(double intervalMs, double recentSpacingMs, double recen
     }
     double interval = nb >= 3 ? Stats.median(java.util.Arrays.copyOf(before, nb)) : Double.NaN;
     double spacing = nr >= 1 ? Stats.median(java.util.Arrays.copyOf(recent, nr)) : Double.NaN;
-    double dur = Stats.median(job.recent(d));
+    double dur = job.recentMedian(d);
     return new CheckpointCadence(interval, spacing, dur);
   }
 }

@@ -34,7 +34,7 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
         Fmt.ms(duration), Fmt.ms(spacing), Double.isNaN(c.intervalMs()) ? ""
             : " (the interval looked like " + Fmt.ms(c.intervalMs()) + " before)"));
     SeriesHistory inProgress = job.jobSeries(Signal.CHECKPOINT_IN_PROGRESS);
-    double share = Stats.fractionAtLeast(job.recent(inProgress), 1);
+    double share = job.recentWindow(inProgress).fractionAtLeast(1);
     if (share >= 0.85) {
       f.support(0.3, Signal.CHECKPOINT_IN_PROGRESS, "job", share,
           Stats.fractionAtLeast(job.earlier(inProgress), 1), String.format(

@@ -26,7 +26,7 @@ final class CheckpointStorageSlowRule implements CauseRule {
     CheckpointCadence cadence = CheckpointCadence.of(job);
     SeriesHistory age = job.jobSeries(Signal.CHECKPOINT_AGE);
     if (age != null) {
-      double now = Stats.max(job.recent(age));
+      double now = job.recentWindow(age).max();
       // Age climbs to the interval before every completion, so normal is at least the interval.
       double normal = Stats.quantile(job.earlier(age), 0.9);
       if (!Double.isNaN(cadence.intervalMs())) {
@@ -44,7 +44,7 @@ final class CheckpointStorageSlowRule implements CauseRule {
       }
     }
     SeriesHistory inProgress = job.jobSeries(Signal.CHECKPOINT_IN_PROGRESS);
-    double busyShare = Stats.fractionAtLeast(job.recent(inProgress), 1);
+    double busyShare = job.recentWindow(inProgress).fractionAtLeast(1);
     if (busyShare >= 0.8) {
       f.support(0.15, Signal.CHECKPOINT_IN_PROGRESS, "job", busyShare,
           Stats.fractionAtLeast(job.earlier(inProgress), 1), String.format(

@@ -67,9 +67,9 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     // A fresh fault is judged on what came after its onset: the recent slice still holds up to
     // two minutes of the disk's healthy wobble, which would hide a ceiling reached at the onset.
     long from = Math.max(job.recentFrom(), job.onset());
-    double[] recentPoints = JobEvidence.slice(h, from, Long.MAX_VALUE);
-    double[] earlier = JobEvidence.slice(h, Long.MIN_VALUE, from);
-    if (recentPoints.length < 5 || earlier.length < 5) {
+    // counted, not copied: most disks fail a test below before the earlier values are needed
+    if (JobEvidence.count(h, from, Long.MAX_VALUE) < 5
+        || JobEvidence.count(h, Long.MIN_VALUE, from) < 5) {
       return null;
     }
     Windows w = Windows.of(h, WINDOW_MS);
@@ -90,7 +90,8 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     double lo = Stats.quantile(recent, 0.1);
     double hi = Stats.quantile(recent, 0.9);
     // peaks are single scrapes: a burst is a peak however short
-    double peak = Stats.quantile(earlier, 0.95);
+    double[] earlier = JobEvidence.slice(h, Long.MIN_VALUE, from);
+    double peak = Stats.quantileInPlace(earlier, earlier.length, 0.95);
     if (peak < MIN_PEAK_RATIO * level) {
       return null;
     }
@@ -103,7 +104,7 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     String disk = h.scope();
     for (SeriesHistory u : job.histories(Signal.DISK_UTILIZATION)) {
       if (u.scope().equals(disk)) {
-        util = Stats.median(JobEvidence.slice(u, from, Long.MAX_VALUE));
+        util = job.median(u, from, Long.MAX_VALUE);
       }
     }
     return new DiskPlateau(h.signal(), h instanceof TotalIopsHistory, disk, level, (hi - lo) / 2,

@@ -37,8 +37,8 @@ final class DiskThrottlingRule implements CauseRule {
       if (!lat.scope().equals(p.scope())) {
         continue;
       }
-      double now = Stats.median(job.recent(lat));
-      double before = Stats.median(job.earlier(lat));
+      double now = job.recentMedian(lat);
+      double before = job.earlierMedian(lat);
       if (now >= 2 * before && now >= 2) {
         f.support(0.15, Signal.DISK_LATENCY, lat.scope(), now, before, String.format(
             "Latency per I/O on %s is %s ms, was %s ms.", lat.scope(), Fmt.num(now),

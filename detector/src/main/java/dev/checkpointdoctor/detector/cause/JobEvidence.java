@@ -42,9 +42,17 @@ final class JobEvidence {
   private final long now;
   private final long onset;
   private final long recentFrom;
+  private final SliceCache slices;
 
+  /** Evidence read afresh: nothing kept from or for other diagnoses. */
   JobEvidence(JobView view, DetectorSettings settings) {
+    this(view, settings, new SliceCache());
+  }
+
+  /** @param slices what earlier diagnoses of this job kept of its histories */
+  JobEvidence(JobView view, DetectorSettings settings, SliceCache slices) {
     this.view = view;
+    this.slices = slices;
     this.settings = settings;
     this.open = view.openAnomalies();
     this.now = view.eventTimeMs();
@@ -108,6 +116,47 @@ final class JobEvidence {
 
   double[] earlier(SeriesHistory h) {
     return slice(h, Long.MIN_VALUE, recentFrom);
+  }
+
+  /**
+   * The recent slice's values, sorted: the same values {@link #recent} copies, read from the
+   * window the job's {@link SliceCache} slides along from one diagnosis to the next.
+   */
+  SortedWindow recentWindow(SeriesHistory h) {
+    if (h == null) {
+      return new SortedWindow(); // no values
+    }
+    return slices.window(h, firstAtOrAfter(h, recentFrom), firstAtOrAfter(h, Long.MAX_VALUE));
+  }
+
+  /** {@code Stats.median(recent(h))} without the copy. */
+  double recentMedian(SeriesHistory h) {
+    return recentWindow(h).median();
+  }
+
+  /** {@code Stats.median(earlier(h))}, kept while the earlier slice keeps the same points. */
+  double earlierMedian(SeriesHistory h) {
+    if (h == null) {
+      return Double.NaN;
+    }
+    return slices.median(h, firstAtOrAfter(h, Long.MIN_VALUE), firstAtOrAfter(h, recentFrom));
+  }
+
+  /** {@code Stats.median(slice(h, fromMs, toMs))} without a copy per call. */
+  double median(SeriesHistory h, long fromMs, long toMs) {
+    return slices.median(h, firstAtOrAfter(h, fromMs), firstAtOrAfter(h, toMs));
+  }
+
+  /** Finite values of {@code h} in {@code [fromMs, toMs)}: the length of {@link #slice}. */
+  static int count(SeriesHistory h, long fromMs, long toMs) {
+    int to = firstAtOrAfter(h, toMs);
+    int n = 0;
+    for (int i = firstAtOrAfter(h, fromMs); i < to; i++) {
+      if (Double.isFinite(h.value(i))) {
+        n++;
+      }
+    }
+    return n;
   }
 
   static double[] slice(SeriesHistory h, long fromMs, long toMs) {
@@ -180,13 +229,13 @@ final class JobEvidence {
       if (!h.scope().startsWith(scopePrefix)) {
         continue;
       }
-      double[] r = recent(h);
-      if (r.length == 0) {
+      SortedWindow r = recentWindow(h);
+      if (r.size() == 0) {
         continue;
       }
-      double m = Stats.median(r);
+      double m = r.median();
       if (best == null || m > best.value) {
-        best = new Peak(h.scope(), m, Stats.median(earlier(h)));
+        best = new Peak(h.scope(), m, earlierMedian(h));
       }
     }
     return best;
@@ -206,7 +255,7 @@ final class JobEvidence {
         double v = h.value(i);
         if (Double.isFinite(v)) {
           if (best == null || v > best.value) {
-            best = new Peak(h.scope(), v, Stats.median(earlier(h)));
+            best = new Peak(h.scope(), v, earlierMedian(h));
           }
           break;
         }

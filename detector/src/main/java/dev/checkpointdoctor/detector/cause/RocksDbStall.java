@@ -25,7 +25,7 @@ record RocksDbStall(int strength, Signal signal, String scope, double value, dou
 
   private static RocksDbStall search(JobEvidence job) {
     for (SeriesHistory h : job.histories(Signal.ROCKSDB_WRITE_STOPPED)) {
-      double share = Stats.fractionAtLeast(job.recent(h), 0.5);
+      double share = job.recentWindow(h).fractionAtLeast(0.5);
       if (share > 0.05) {
         return new RocksDbStall(2, h.signal(), h.scope(), share, 0, String.format(
             "writes stopped in %s of recent samples at %s.", Fmt.pct(share), h.scope()));
@@ -33,12 +33,12 @@ record RocksDbStall(int strength, Signal signal, String scope, double value, dou
     }
     RocksDbStall best = new RocksDbStall(0, Signal.ROCKSDB_STALL, "", 0, 0, "");
     for (SeriesHistory h : job.histories(Signal.ROCKSDB_DELAYED_WRITE_RATE)) {
-      double[] r = job.recent(h);
-      double share = Stats.fractionAtLeast(r, 1);
+      SortedWindow r = job.recentWindow(h);
+      double share = r.fractionAtLeast(1);
       if (share > 0.2 && best.strength < 2) {
-        double m = Stats.median(r);
+        double m = r.median();
         best = new RocksDbStall(2, h.signal(), h.scope(), m, 0, String.format(
-            "delayed write rate %s/s in %s of recent samples at %s.", Fmt.bytes(Stats.max(r)),
+            "delayed write rate %s/s in %s of recent samples at %s.", Fmt.bytes(r.max()),
             Fmt.pct(share), h.scope()));
       }
     }
@@ -46,11 +46,11 @@ record RocksDbStall(int strength, Signal signal, String scope, double value, dou
       return best;
     }
     for (SeriesHistory h : job.histories(Signal.ROCKSDB_STALL)) {
-      double now = Stats.median(job.recent(h));
+      double now = job.recentMedian(h);
       if (!(now >= STALL_US_PER_S && now > best.value)) {
         continue; // fails whatever the earlier level: skip sorting it
       }
-      double before = Stats.median(job.earlier(h));
+      double before = job.earlierMedian(h);
       double base = Double.isNaN(before) ? 0 : before;
       if (now >= STALL_US_PER_S && now >= 4 * base && now > best.value) {
         best = new RocksDbStall(1, h.signal(), h.scope(), now, base, String.format(

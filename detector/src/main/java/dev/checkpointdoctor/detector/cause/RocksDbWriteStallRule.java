@@ -51,11 +51,11 @@ final class RocksDbWriteStallRule implements CauseRule {
 
   private static RocksDbStall stallTime(JobEvidence job) {
     for (SeriesHistory h : job.histories(Signal.ROCKSDB_STALL)) {
-      double now = Stats.median(job.recent(h));
+      double now = job.recentMedian(h);
       if (!(now >= RocksDbStall.STALL_US_PER_S)) {
         continue; // fails whatever the earlier level: skip sorting it
       }
-      double before = Stats.median(job.earlier(h));
+      double before = job.earlierMedian(h);
       double base = Double.isNaN(before) ? 0 : before;
       if (now >= RocksDbStall.STALL_US_PER_S && now >= 4 * base) {
         return new RocksDbStall(1, h.signal(), h.scope(), now, base, String.format(
@@ -68,11 +68,11 @@ final class RocksDbWriteStallRule implements CauseRule {
 
   private static void backlog(JobEvidence job, Finding f) {
     for (SeriesHistory h : job.histories(Signal.ROCKSDB_L0_FILES)) {
-      double now = Stats.max(job.recent(h));
+      double now = job.recentWindow(h).max();
       if (!(now >= L0_SLOWDOWN)) {
         continue; // fails whatever the earlier level: skip sorting it
       }
-      double before = Stats.median(job.earlier(h));
+      double before = job.earlierMedian(h);
       double base = Double.isNaN(before) ? 0 : before;
       if (now >= L0_SLOWDOWN && now >= 2 * base + 4) {
         f.support(0.2, h.signal(), h.scope(), now, base, String.format(
@@ -82,8 +82,8 @@ final class RocksDbWriteStallRule implements CauseRule {
       }
     }
     for (SeriesHistory h : job.histories(Signal.ROCKSDB_PENDING_COMPACTION)) {
-      double now = Stats.median(job.recent(h));
-      double before = Stats.median(job.earlier(h));
+      double now = job.recentMedian(h);
+      double before = job.earlierMedian(h);
       double base = Double.isNaN(before) ? 0 : before;
       if (now >= 3 * base && now - base >= 256L << 20) {
         f.support(0.15, h.signal(), h.scope(), now, base, String.format(

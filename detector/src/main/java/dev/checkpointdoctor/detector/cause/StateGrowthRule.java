@@ -29,7 +29,7 @@ final class StateGrowthRule implements CauseRule {
             + Fmt.bytes(state.first()) + " 90 min ago.");
     SeriesHistory d = job.jobSeries(Signal.CHECKPOINT_DURATION);
     double durationJump = d == null ? Double.NaN
-        : Stats.median(job.recent(d)) / Stats.median(job.earlier(d));
+        : job.recentMedian(d) / job.earlierMedian(d);
     double stateJump = state.now() / state.first();
     if (durationJump >= MIN_UNEXPLAINED_JUMP && durationJump >= MIN_UNEXPLAINED_JUMP * stateJump) {
       // Checkpoint time grows with the state it writes, not tenfold for a state that grew by half

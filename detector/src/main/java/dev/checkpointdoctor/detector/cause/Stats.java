@@ -18,25 +18,50 @@ final class Stats {
    * 0.0, NaN last), so the result is the one a full sort gives.
    */
   static double quantile(double[] v, double q) {
-    if (v.length == 0) {
+    return quantileInPlace(v.clone(), v.length, q);
+  }
+
+  /**
+   * {@link #quantile} of {@code a[0..n)}, rearranging those values: for callers that copied them
+   * into a scratch buffer of their own.
+   */
+  static double quantileInPlace(double[] a, int n, double q) {
+    if (n == 0) {
       return Double.NaN;
     }
-    double[] s = v.clone();
-    double pos = q * (s.length - 1);
+    double pos = q * (n - 1);
     int lo = (int) Math.floor(pos);
-    int hi = Math.min(s.length - 1, lo + 1);
-    double low = select(s, lo);
-    double high = lo == hi ? low : smallestFrom(s, lo + 1);
+    int hi = Math.min(n - 1, lo + 1);
+    double low = select(a, n, lo);
+    double high = lo == hi ? low : smallestFrom(a, n, lo + 1);
+    return interpolate(low, high, pos, lo);
+  }
+
+  /** {@link #quantile} of the first {@code n} values of {@code sorted}, in sort order. */
+  static double quantileOfSorted(double[] sorted, int n, double q) {
+    if (n == 0) {
+      return Double.NaN;
+    }
+    double pos = q * (n - 1);
+    int lo = (int) Math.floor(pos);
+    int hi = Math.min(n - 1, lo + 1);
+    double low = sorted[lo];
+    double high = lo == hi ? low : sorted[lo + 1];
+    return interpolate(low, high, pos, lo);
+  }
+
+  /** One expression for both paths, so selected and sorted quantiles agree to the bit. */
+  private static double interpolate(double low, double high, double pos, int lo) {
     return low + (high - low) * (pos - lo);
   }
 
   /**
-   * Rearranges {@code a} so that {@code a[k]} is the value a sort would put there, everything
+   * Rearranges {@code a[0..n)} so that {@code a[k]} is the value a sort would put there, everything
    * before it not greater and everything after it not smaller, and returns {@code a[k]}.
    */
-  static double select(double[] a, int k) {
+  static double select(double[] a, int n, int k) {
     int left = 0;
-    int right = a.length - 1;
+    int right = n - 1;
     while (right > left) {
       if (right - left < 16) {
         insertionSort(a, left, right);
@@ -80,9 +105,9 @@ final class Stats {
     return a[k];
   }
 
-  private static double smallestFrom(double[] a, int from) {
+  private static double smallestFrom(double[] a, int n, int from) {
     double m = a[from];
-    for (int i = from + 1; i < a.length; i++) {
+    for (int i = from + 1; i < n; i++) {
       if (Double.compare(a[i], m) < 0) {
         m = a[i];
       }

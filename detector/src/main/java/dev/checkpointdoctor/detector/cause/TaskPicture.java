@@ -16,6 +16,8 @@ final class TaskPicture {
 
   private final Signal signal;
   private final Map<String, List<Subtask>> byTask = new TreeMap<>();
+  /** {@link #all()}, once built; the picture does not change after {@link #build}. */
+  private List<Subtask> all;
 
   private TaskPicture(Signal signal) {
     this.signal = signal;
@@ -31,12 +33,12 @@ final class TaskPicture {
       if (!h.scope().startsWith("task:")) {
         continue;
       }
-      double[] r = job.recent(h);
-      if (r.length == 0) {
+      SortedWindow r = job.recentWindow(h);
+      if (r.size() == 0) {
         continue;
       }
       p.byTask.computeIfAbsent(JobEvidence.taskName(h.scope()), k -> new ArrayList<>())
-          .add(new Subtask(h.scope(), Stats.median(r), Stats.median(job.earlier(h))));
+          .add(new Subtask(h.scope(), r.median(), job.earlierMedian(h)));
     }
     return p;
   }
@@ -49,10 +51,14 @@ final class TaskPicture {
     return byTask;
   }
 
+  /** Every subtask, by task. Built once: {@link #find} asks for it per busy subtask. */
   List<Subtask> all() {
-    List<Subtask> out = new ArrayList<>();
-    byTask.values().forEach(out::addAll);
-    return out;
+    if (all == null) {
+      List<Subtask> out = new ArrayList<>();
+      byTask.values().forEach(out::addAll);
+      all = java.util.Collections.unmodifiableList(out);
+    }
+    return all;
   }
 
   boolean isEmpty() {

@@ -97,8 +97,13 @@ final class FlinkJobSim {
 
   FlinkJobSim(long seed, int parallelism, int tms, int scrapeSeconds, boolean flink2,
       DetectorSettings settings) {
+    this(seed, parallelism, tms, scrapeSeconds, flink2, settings, new CauseRanker(settings));
+  }
+
+  FlinkJobSim(long seed, int parallelism, int tms, int scrapeSeconds, boolean flink2,
+      DetectorSettings settings, dev.checkpointdoctor.detector.pipeline.Diagnoser diagnoser) {
     this.rnd = new Random(seed);
-    this.detector = new Detector(SignalCatalog.defaults(), settings, new CauseRanker(settings));
+    this.detector = new Detector(SignalCatalog.defaults(), settings, diagnoser);
     this.job = "orders_" + seed;
     this.parallelism = parallelism;
     this.tms = tms;

@@ -1,0 +1,92 @@
+package dev.checkpointdoctor.detector.cause;
+
+import dev.checkpointdoctor.detector.model.SeriesHistory;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * What one job's diagnoses keep of its histories from one diagnosis to the next, because a
+ * diagnosis takes the recent and earlier median of almost every series of the job and most of
+ * those points did not change since the last one (a scrape later): per history, the {@link
+ * SortedWindow} of its recent slice and the median of its earlier slice.
+ *
+ * <p>Everything kept is tied to the exact run of points it was computed from (positions under a
+ * layout version, see {@link SeriesHistory#firstPosition()}): the earlier median is reused only
+ * for the same run, and the recent window slides to the new one, so a result never differs from
+ * one computed from scratch. Histories that do not track positions are read afresh every time.
+ * Histories a diagnosis did not read are dropped after it, so the cache holds at most what one
+ * diagnosis reads; {@link CauseRanker} drops a job's cache when the job has nothing to explain.
+ */
+final class SliceCache {
+  private final Map<SeriesHistory, Kept> byHistory = new IdentityHashMap<>();
+  private long diagnosis;
+  /** Selection scratch for earlier medians: no copy per slice. */
+  private double[] scratch = new double[256];
+
+  private static final class Kept {
+    final SortedWindow recent = new SortedWindow();
+    long usedIn;
+    long earlierLayout = -1;
+    long earlierStart;
+    long earlierEnd;
+    double earlierMedian;
+  }
+
+  void beginDiagnosis() {
+    diagnosis++;
+  }
+
+  /** Forgets the histories the diagnosis that just ended did not read. */
+  void endDiagnosis() {
+    byHistory.values().removeIf(k -> k.usedIn != diagnosis);
+  }
+
+  int size() {
+    return byHistory.size();
+  }
+
+  /** The sorted values of the points {@code [from, to)} of {@code h}. */
+  SortedWindow window(SeriesHistory h, int from, int to) {
+    return kept(h).recent.cover(h, from, to);
+  }
+
+  /** The median of the finite values of the points {@code [from, to)} of {@code h}. */
+  double median(SeriesHistory h, int from, int to) {
+    Kept k = kept(h);
+    long version = h.layoutVersion();
+    long start = h.firstPosition() + from;
+    long end = h.firstPosition() + Math.max(from, to);
+    if (version >= 0 && version == k.earlierLayout && start == k.earlierStart
+        && end == k.earlierEnd) {
+      return k.earlierMedian;
+    }
+    if (scratch.length < to - from) {
+      scratch = new double[to - from];
+    }
+    int n = 0;
+    for (int i = from; i < to; i++) {
+      double v = h.value(i);
+      if (Double.isFinite(v)) {
+        scratch[n++] = v;
+      }
+    }
+    k.earlierMedian = Stats.quantileInPlace(scratch, n, 0.5);
+    k.earlierLayout = version;
+    k.earlierStart = start;
+    k.earlierEnd = end;
+    return k.earlierMedian;
+  }
+
+  private Kept kept(SeriesHistory h) {
+    if (h.layoutVersion() < 0) {
+      return new Kept(); // positions untracked: nothing may outlive this read
+    }
+    Kept k = byHistory.get(h);
+    if (k == null) {
+      k = new Kept();
+      byHistory.put(h, k);
+    }
+    k.usedIn = diagnosis;
+    return k;
+  }
+}
