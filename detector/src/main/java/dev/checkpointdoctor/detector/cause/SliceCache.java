@@ -50,7 +50,10 @@ final class SliceCache {
     return kept(h).recent.cover(h, from, to);
   }
 
-  /** The median of the finite values of the points {@code [from, to)} of {@code h}. */
+  /**
+   * The median of the finite values of the points {@code [from, to)} of {@code h}. One run is
+   * kept per history, so this pays off for the earlier slice, whose run stays put for minutes.
+   */
   double median(SeriesHistory h, int from, int to) {
     Kept k = kept(h);
     long version = h.layoutVersion();

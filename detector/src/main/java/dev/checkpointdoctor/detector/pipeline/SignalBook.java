@@ -312,6 +312,7 @@ final class SignalBook {
       if (job.entries.put(key, entry) == null) {
         entryCount++;
       }
+      job.historyIndex = null; // a replaced entry's history must not be handed out any more
       if (entry.open != null) {
         openCount++;
       }
