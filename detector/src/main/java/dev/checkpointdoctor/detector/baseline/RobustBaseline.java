@@ -68,7 +68,12 @@ public final class RobustBaseline {
   private final int windowSize;
 
   // ring buffer in arrival order; grows until it holds windowSize slots
-  private long[] timestamps;
+  // Event times as int milliseconds from timeBase: a window rarely spans more than the +-24 days
+  // an int holds, and it halves what the times cost; a baseline whose window does switches to
+  // longs (wideTimes) for good.
+  private long timeBase = NO_TIMESTAMP;
+  private int[] times;
+  private long[] wideTimes; // null while every time fits in times
   private double[] values;
   // ring slots ordered by value (ascending); short is enough for MAX_WINDOW
   private short[] order;
@@ -98,7 +103,7 @@ public final class RobustBaseline {
         settings.halfLife().getSeconds() * 1000.0 + settings.halfLife().getNano() / 1e6;
     this.windowSize = settings.windowSize();
     int initial = Math.min(INITIAL_CAPACITY, windowSize);
-    this.timestamps = new long[initial];
+    this.times = new int[initial];
     this.values = new double[initial];
     this.order = new short[initial];
     this.prefix = new double[initial];
@@ -151,21 +156,25 @@ public final class RobustBaseline {
       }
       System.arraycopy(order, at + 1, order, at, n - 1 - at);
       if (updatePrefix) {
-        double gone = relativeWeight(timestamps[slot]);
+        double gone = relativeWeight(timeAt(slot));
         double[] p = prefix;
         for (int k = at; k < n - 1; k++) {
           p[k] = p[k + 1] - gone;
         }
       }
       n--;
-    } else if (n == timestamps.length) {
+    } else if (n == values.length) {
       int grown = Math.min(windowSize, n * 2);
-      timestamps = Arrays.copyOf(timestamps, grown);
+      if (wideTimes == null) {
+        times = Arrays.copyOf(times, grown);
+      } else {
+        wideTimes = Arrays.copyOf(wideTimes, grown);
+      }
       values = Arrays.copyOf(values, grown);
       order = Arrays.copyOf(order, grown);
       prefix = Arrays.copyOf(prefix, grown);
     }
-    timestamps[slot] = tsMs;
+    setTime(slot, tsMs, n);
     values[slot] = value;
     // after every equal value, so equal values keep their arrival order
     int lo = 0;
@@ -194,6 +203,57 @@ public final class RobustBaseline {
     }
   }
 
+  /** Whether this baseline's window spanned too much for int times. For tests. */
+  boolean keepsLongTimes() {
+    return wideTimes != null;
+  }
+
+  private long timeAt(int slot) {
+    return wideTimes != null ? wideTimes[slot] : timeBase + times[slot];
+  }
+
+  /**
+   * Stores the time of {@code slot}; the other live slots are {@code order[0, n)}. A time that
+   * does not fit the base moves the base to it, or, when the window then spans too much, makes
+   * the times long.
+   */
+  private void setTime(int slot, long tsMs, int n) {
+    if (wideTimes == null) {
+      if (timeBase == NO_TIMESTAMP) {
+        timeBase = tsMs;
+      }
+      if (fitsInt(tsMs, timeBase)) {
+        times[slot] = (int) (tsMs - timeBase);
+        return;
+      }
+      boolean allFit = true;
+      for (int k = 0; k < n && allFit; k++) {
+        allFit = fitsInt(timeAt(order[k]), tsMs);
+      }
+      if (allFit) {
+        for (int k = 0; k < n; k++) {
+          times[order[k]] = (int) (timeAt(order[k]) - tsMs);
+        }
+        timeBase = tsMs;
+        times[slot] = 0;
+        return;
+      }
+      long[] wide = new long[times.length];
+      for (int k = 0; k < n; k++) {
+        wide[order[k]] = timeAt(order[k]);
+      }
+      wideTimes = wide;
+      times = null;
+    }
+    wideTimes[slot] = tsMs;
+  }
+
+  private static boolean fitsInt(long t, long base) {
+    long offset = t - base;
+    boolean overflow = ((t ^ base) & (t ^ offset)) < 0;
+    return !overflow && offset == (int) offset;
+  }
+
   /**
    * Sums the relative weights afresh in value order, from an epoch moved to the newest timestamp:
    * bounds the rounding the incremental updates accumulate, and keeps the weights' exponents small.
@@ -203,7 +263,7 @@ public final class RobustBaseline {
     sinceRebuild = 0;
     double sum = 0;
     for (int k = 0; k < count; k++) {
-      sum += relativeWeight(timestamps[order[k]]);
+      sum += relativeWeight(timeAt(order[k]));
       prefix[k] = sum;
     }
   }
@@ -216,7 +276,7 @@ public final class RobustBaseline {
     double sum = 0;
     double worst = 0;
     for (int k = 0; k < count; k++) {
-      sum += relativeWeight(timestamps[order[k]]);
+      sum += relativeWeight(timeAt(order[k]));
       worst = Math.max(worst, Math.abs(prefix[k] - sum));
     }
     return count == 0 ? 0 : worst / sum;
@@ -466,7 +526,7 @@ public final class RobustBaseline {
     int start = count < windowSize ? 0 : head;
     for (int i = 0; i < count; i++) {
       int slot = (start + i) % windowSize;
-      out.writeLong(timestamps[slot]);
+      out.writeLong(timeAt(slot));
       out.writeDouble(values[slot]);
     }
   }

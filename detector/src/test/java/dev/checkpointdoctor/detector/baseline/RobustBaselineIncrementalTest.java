@@ -95,6 +95,61 @@ class RobustBaselineIncrementalTest {
   }
 
   @Test
+  void windowsSpanningMoreThanAnIntOfMillisecondsKeepExactTimes() throws IOException {
+    // Times are kept as int offsets from a base: a window drifting past the base's range must
+    // move the base, and one spanning more than 24 days must keep longs; also far from T0.
+    long[] starts = {T0, -T0, Long.MAX_VALUE / 2, Long.MIN_VALUE / 2};
+    for (long start : starts) {
+      DetectorSettings s = RobustBaselineTest.settings(3, 8, Duration.ofDays(30));
+      RobustBaseline b = new RobustBaseline(Signal.CHECKPOINT_DURATION, s);
+      Deque<long[]> reference = new ArrayDeque<>();
+      Random r = new Random(start);
+      long ts = start;
+      long last = Long.MIN_VALUE;
+      for (int i = 0; i < 200; i++) {
+        // days apart at first (the base moves), then one 40-day gap (longs), then minutes
+        ts += i < 60 ? 86_400_000L * (1 + r.nextInt(9)) : i == 60 ? 40 * 86_400_000L
+            : 60_000L * (1 + r.nextInt(5));
+        double v = 100 + r.nextInt(50);
+        b.learn(ts, v);
+        last = Math.max(last, ts);
+        reference.addLast(new long[] {ts, Double.doubleToLongBits(v), i});
+        if (reference.size() > 8) {
+          reference.removeFirst();
+        }
+        assertThat(b.band()).as("start %d step %d", start, i).isEqualTo(
+            fromScratch(reference, last, s, Signal.CHECKPOINT_DURATION.absoluteFloor()));
+        assertThat(b.lastTimestamp()).isEqualTo(last);
+        if (i % 13 == 5) {
+          b = roundTrip(b, s); // writes the times back as longs
+          assertThat(b.band()).isEqualTo(
+              fromScratch(reference, last, s, Signal.CHECKPOINT_DURATION.absoluteFloor()));
+        }
+      }
+    }
+  }
+
+  @Test
+  void aLongRunningBaselineMovesItsTimeBaseInsteadOfKeepingLongs() {
+    DetectorSettings s = RobustBaselineTest.settings(3, 8, Duration.ofDays(3));
+    RobustBaseline b = new RobustBaseline(Signal.CHECKPOINT_DURATION, s);
+    Deque<long[]> reference = new ArrayDeque<>();
+    long ts = T0;
+    for (int i = 0; i < 60 * 24 * 60; i++) { // 60 days, once a minute
+      ts += 60_000;
+      double v = 100 + i % 7;
+      b.learn(ts, v);
+      reference.addLast(new long[] {ts, Double.doubleToLongBits(v), i});
+      if (reference.size() > 8) {
+        reference.removeFirst();
+      }
+    }
+    assertThat(b.keepsLongTimes()).isFalse();
+    assertThat(b.band()).isEqualTo(
+        fromScratch(reference, ts, s, Signal.CHECKPOINT_DURATION.absoluteFloor()));
+  }
+
+  @Test
   void inPlaceUpdatesOfTheWeightSumsStayWithinRounding() {
     // A three-day half-life moves the epoch for size only after 192 days; the sums are taken
     // afresh every window's worth of updates instead. Measured on this stream: 1.2e-15 so, 4.9e-15
