@@ -42,19 +42,25 @@ final class BenchData {
 
   /** {@link #USED_SERIES} decoded series the catalog uses, from a Flink fleet's scrape. */
   static List<DecodedSeries> usedSeries() {
-    FlinkFleet fleet = new FlinkFleet(12, 8, 16);
+    return usedSeries(USED_SERIES);
+  }
+
+  /** The first {@code n} decoded series the catalog uses, from a fleet big enough to have them. */
+  static List<DecodedSeries> usedSeries(int n) {
+    // a 12-job fleet has ~9,500 used series; more jobs for more
+    FlinkFleet fleet = new FlinkFleet(Math.max(12, n / 790 + 1), 8, 16);
     BodyFactory f = new BodyFactory();
     RemoteWriteDecoder decoder = new RemoteWriteDecoder(DecodeLimits.defaults(),
         SignalCatalog.defaults());
     List<DecodedSeries> out = new ArrayList<>();
     for (BodyFactory.Body b : f.round(fleet.series(), 0, 1_700_000_000_000L, 500)) {
       for (DecodedSeries s : decoder.decode(b.bytes(), 0, b.bytes().length).series()) {
-        if (out.size() < USED_SERIES) {
+        if (out.size() < n) {
           out.add(s);
         }
       }
     }
-    if (out.size() < USED_SERIES) {
+    if (out.size() < n) {
       throw new IllegalStateException("fleet has only " + out.size() + " used series");
     }
     return out;

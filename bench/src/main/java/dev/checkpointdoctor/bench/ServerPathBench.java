@@ -70,8 +70,12 @@ public class ServerPathBench {
 
   @Setup
   public void setUp() {
+    setUp(BenchData.USED_SERIES);
+  }
+
+  private void setUp(int series) {
     SignalCatalog catalog = SignalCatalog.defaults();
-    List<DecodedSeries> used = BenchData.usedSeries();
+    List<DecodedSeries> used = BenchData.usedSeries(series);
     int n = used.size();
     labels = new Labels[n];
     counter = new boolean[n];
@@ -119,7 +123,8 @@ public class ServerPathBench {
     java.lang.management.ThreadMXBean threads =
         java.lang.management.ManagementFactory.getThreadMXBean();
     ServerPathBench b = new ServerPathBench();
-    b.setUp();
+    int series = Integer.getInteger("series", BenchData.USED_SERIES);
+    b.setUp(series);
     long t0 = threads.getCurrentThreadCpuTime();
     while (threads.getCurrentThreadCpuTime() - t0 < 5_000_000_000L) {
       b.server();
@@ -134,7 +139,7 @@ public class ServerPathBench {
         calls++;
         cpu = threads.getCurrentThreadCpuTime() - start;
       } while (cpu < 2_000_000_000L);
-      out.append(String.format(" %.1f", (double) cpu / (calls * BenchData.USED_SERIES)));
+      out.append(String.format(" %.1f", (double) cpu / (calls * series)));
       if (Boolean.getBoolean("verbose")) {
         out.append(String.format(" [round %d, open %d]", b.round, b.detector.openAnomalyCount()));
       }

@@ -29,11 +29,20 @@ import java.util.Arrays;
  * signal.absoluteFloor())}, {@code lower = expected - h}, {@code upper = expected + h}.
  *
  * <p>The band is cached and recomputed lazily after a learn. The window is kept ordered by value
- * as it changes (one binary search and one array move per learn), so a recompute is a walk over
- * the ordered window: the weighted median directly, and the MAD as a merge of the deviations
- * below and above the median, which are already ordered on each side. Arrays start small and grow
- * to {@code windowSize}, because most baselines of a big fleet are young or sparse. Not
- * thread-safe.
+ * as it changes (one binary search and one array move per learn), together with prefix sums of
+ * the weights in that order. Weights are kept relative to an epoch, {@code 2^((t_i - epoch) /
+ * halfLife)}: a common factor, which changes neither the median nor the MAD, and which lets a
+ * learn update the sums in place (subtract the evicted weight from the sums after it, add the new
+ * one after its position) instead of re-weighting the whole window when {@code t_now} moves. The
+ * sums are taken afresh from the newest timestamp every {@code windowSize} learns, and sooner when
+ * the relative weights would grow large, so their rounding stays at a few ulps of {@code W}. A
+ * recompute is then a binary search of the sums for the median, and a search for the MAD over runs
+ * of positions around the median (the observations within {@code d} of the median are one run of
+ * the ordered window, weighed by two sums), starting from the previous MAD. The cumulative weights
+ * are thus differences of sums rather than one running sum; they differ from the running sum only
+ * in the last bits, which matters only for a cumulative weight within rounding of {@code W / 2}.
+ * Arrays start small and grow to {@code windowSize}, because most baselines of a big fleet are
+ * young or sparse. Not thread-safe.
  */
 public final class RobustBaseline {
 
@@ -46,9 +55,11 @@ public final class RobustBaseline {
   static final byte SNAPSHOT_VERSION = 1;
   private static final int MAX_WINDOW = 4096;
   private static final int INITIAL_CAPACITY = 4;
+  /** The epoch moves before relative weights grow past 2^this; far from overflow. */
+  private static final double REBASE_HALF_LIVES = 64;
 
-  // Baselines are only used by one thread at a time (the detector holds its lock), so one scratch
-  // per thread serves them all instead of arrays per baseline.
+  // Baselines are only used by one thread at a time (the detector holds its lock), so one memo
+  // per thread serves them all.
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
   private final double absoluteFloor;
@@ -57,10 +68,20 @@ public final class RobustBaseline {
   private final int windowSize;
 
   // ring buffer in arrival order; grows until it holds windowSize slots
-  private long[] timestamps;
+  // Event times as int milliseconds from timeBase: a window rarely spans more than the +-24 days
+  // an int holds, and it halves what the times cost; a baseline whose window does switches to
+  // longs (wideTimes) for good.
+  private long timeBase = NO_TIMESTAMP;
+  private int[] times;
+  private long[] wideTimes; // null while every time fits in times
   private double[] values;
   // ring slots ordered by value (ascending); short is enough for MAX_WINDOW
   private short[] order;
+  // prefix[k]: summed relative weights of order[0..k]; see the class comment
+  private double[] prefix;
+  private long epoch = NO_TIMESTAMP; // relative weights are 2^((t - epoch) / halfLife)
+  private int sinceRebuild; // incremental prefix updates since the last exact sum
+  private double lastMad; // where the next MAD search starts; any value gives the same MAD
   private int head; // slot of the next write
   private int count; // filled slots
   private int observations; // ever learned, saturating
@@ -82,9 +103,10 @@ public final class RobustBaseline {
         settings.halfLife().getSeconds() * 1000.0 + settings.halfLife().getNano() / 1e6;
     this.windowSize = settings.windowSize();
     int initial = Math.min(INITIAL_CAPACITY, windowSize);
-    this.timestamps = new long[initial];
+    this.times = new int[initial];
     this.values = new double[initial];
     this.order = new short[initial];
+    this.prefix = new double[initial];
   }
 
   /**
@@ -96,13 +118,20 @@ public final class RobustBaseline {
     if (!Double.isFinite(value)) {
       return false;
     }
-    store(tsMs, value);
     if (observations == 0) {
       firstTs = tsMs;
       lastTs = tsMs;
     } else {
       firstTs = Math.min(firstTs, tsMs);
       lastTs = Math.max(lastTs, tsMs);
+    }
+    if (epoch == NO_TIMESTAMP || sinceRebuild >= windowSize
+        || ((double) lastTs - (double) epoch) / halfLifeMs > REBASE_HALF_LIVES) {
+      store(tsMs, value, false);
+      rebuildPrefix();
+    } else {
+      store(tsMs, value, true);
+      sinceRebuild++;
     }
     if (observations < Integer.MAX_VALUE) {
       observations++;
@@ -111,8 +140,12 @@ public final class RobustBaseline {
     return true;
   }
 
-  /** Writes the observation into the ring (evicting the oldest when full) and the value order. */
-  private void store(long tsMs, double value) {
+  /**
+   * Writes the observation into the ring (evicting the oldest when full) and the value order, and,
+   * when {@code updatePrefix}, moves the prefix sums with them: a removed weight is subtracted
+   * from every later sum and an inserted one added, which vectorises, unlike a sum's chain.
+   */
+  private void store(long tsMs, double value, boolean updatePrefix) {
     int slot = head;
     int n = count;
     if (n == windowSize) {
@@ -122,14 +155,26 @@ public final class RobustBaseline {
         at++;
       }
       System.arraycopy(order, at + 1, order, at, n - 1 - at);
+      if (updatePrefix) {
+        double gone = relativeWeight(timeAt(slot));
+        double[] p = prefix;
+        for (int k = at; k < n - 1; k++) {
+          p[k] = p[k + 1] - gone;
+        }
+      }
       n--;
-    } else if (n == timestamps.length) {
+    } else if (n == values.length) {
       int grown = Math.min(windowSize, n * 2);
-      timestamps = Arrays.copyOf(timestamps, grown);
+      if (wideTimes == null) {
+        times = Arrays.copyOf(times, grown);
+      } else {
+        wideTimes = Arrays.copyOf(wideTimes, grown);
+      }
       values = Arrays.copyOf(values, grown);
       order = Arrays.copyOf(order, grown);
+      prefix = Arrays.copyOf(prefix, grown);
     }
-    timestamps[slot] = tsMs;
+    setTime(slot, tsMs, n);
     values[slot] = value;
     // after every equal value, so equal values keep their arrival order
     int lo = 0;
@@ -144,10 +189,102 @@ public final class RobustBaseline {
     }
     System.arraycopy(order, lo, order, lo + 1, n - lo);
     order[lo] = (short) slot;
+    if (updatePrefix) {
+      double w = relativeWeight(tsMs);
+      double[] p = prefix;
+      for (int k = n; k > lo; k--) {
+        p[k] = p[k - 1] + w;
+      }
+      p[lo] = (lo > 0 ? p[lo - 1] : 0.0) + w;
+    }
     head = head + 1 == windowSize ? 0 : head + 1;
     if (count < windowSize) {
       count++;
     }
+  }
+
+  /** Whether this baseline's window spanned too much for int times. For tests. */
+  boolean keepsLongTimes() {
+    return wideTimes != null;
+  }
+
+  private long timeAt(int slot) {
+    return wideTimes != null ? wideTimes[slot] : timeBase + times[slot];
+  }
+
+  /**
+   * Stores the time of {@code slot}; the other live slots are {@code order[0, n)}. A time that
+   * does not fit the base moves the base to it, or, when the window then spans too much, makes
+   * the times long.
+   */
+  private void setTime(int slot, long tsMs, int n) {
+    if (wideTimes == null) {
+      if (timeBase == NO_TIMESTAMP) {
+        timeBase = tsMs;
+      }
+      if (fitsInt(tsMs, timeBase)) {
+        times[slot] = (int) (tsMs - timeBase);
+        return;
+      }
+      boolean allFit = true;
+      for (int k = 0; k < n && allFit; k++) {
+        allFit = fitsInt(timeAt(order[k]), tsMs);
+      }
+      if (allFit) {
+        for (int k = 0; k < n; k++) {
+          times[order[k]] = (int) (timeAt(order[k]) - tsMs);
+        }
+        timeBase = tsMs;
+        times[slot] = 0;
+        return;
+      }
+      long[] wide = new long[times.length];
+      for (int k = 0; k < n; k++) {
+        wide[order[k]] = timeAt(order[k]);
+      }
+      wideTimes = wide;
+      times = null;
+    }
+    wideTimes[slot] = tsMs;
+  }
+
+  private static boolean fitsInt(long t, long base) {
+    long offset = t - base;
+    boolean overflow = ((t ^ base) & (t ^ offset)) < 0;
+    return !overflow && offset == (int) offset;
+  }
+
+  /**
+   * Sums the relative weights afresh in value order, from an epoch moved to the newest timestamp:
+   * bounds the rounding the incremental updates accumulate, and keeps the weights' exponents small.
+   */
+  private void rebuildPrefix() {
+    epoch = lastTs;
+    sinceRebuild = 0;
+    double sum = 0;
+    for (int k = 0; k < count; k++) {
+      sum += relativeWeight(timeAt(order[k]));
+      prefix[k] = sum;
+    }
+  }
+
+  /**
+   * Largest difference between a prefix sum and the same sum taken afresh, relative to the total
+   * weight: what the in-place updates have accumulated since the last rebuild. For tests.
+   */
+  double prefixError() {
+    double sum = 0;
+    double worst = 0;
+    for (int k = 0; k < count; k++) {
+      sum += relativeWeight(timeAt(order[k]));
+      worst = Math.max(worst, Math.abs(prefix[k] - sum));
+    }
+    return count == 0 ? 0 : worst / sum;
+  }
+
+  /** {@code 2^((t - epoch) / halfLife)}: the weight up to a factor all observations share. */
+  private double relativeWeight(long tsMs) {
+    return SCRATCH.get().weight((double) epoch - (double) tsMs, halfLifeMs);
   }
 
   /** The current band; {@link Band#EMPTY all NaN} before the first observation. */
@@ -222,73 +359,115 @@ public final class RobustBaseline {
     if (n == 0) {
       return Band.EMPTY;
     }
-    Scratch scratch = SCRATCH.get();
-    double[] weights = scratch.weights;
-    double total;
-    if (scratch.holdsWeightsOf(timestamps, n, lastTs, halfLifeMs)) {
-      total = scratch.total;
-    } else {
-      total = 0;
-      // summed in slot order, as the definition's W is; the order of a float sum matters
-      for (int i = 0; i < n; i++) {
-        double w = scratch.weight(Math.max(0.0, (double) lastTs - (double) timestamps[i]),
-            halfLifeMs);
-        weights[i] = w;
-        total += w;
-      }
-      scratch.keptWeightsOf(timestamps, n, lastTs, halfLifeMs, total);
-    }
-    double half = total / 2;
-    double[] vals = values;
-    short[] ord = order;
-
+    double[] p = prefix;
+    double half = p[n - 1] / 2;
     // weighted median: smallest value whose cumulative weight reaches half
-    int m = n - 1; // only kept through rounding of the running sum
-    double cumulative = 0;
-    for (int k = 0; k < n; k++) {
-      cumulative += weights[ord[k]];
-      if (cumulative >= half) {
-        m = k;
-        break;
+    int lo = 0;
+    int hi = n - 1; // n - 1 also when rounding keeps every sum below half
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (p[mid] >= half) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
       }
     }
-    double median = vals[ord[m]];
-
-    // Weighted MAD. Values at or below the median, walked downwards, have ascending deviations;
-    // so do the values above it walked upwards; merging the two walks orders all deviations.
-    int below = m;
-    while (below + 1 < n && vals[ord[below + 1]] <= median) {
+    double median = values[order[lo]];
+    int below = lo;
+    while (below + 1 < n && values[order[below + 1]] <= median) {
       below++;
     }
-    int above = below + 1;
-    double mad = 0;
-    cumulative = 0;
-    boolean found = false;
-    double lastDeviation = 0;
-    while (below >= 0 || above < n) {
-      int slot;
-      double deviation;
-      double dLow = below >= 0 ? Math.abs(vals[ord[below]] - median) : Double.POSITIVE_INFINITY;
-      double dHigh = above < n ? Math.abs(vals[ord[above]] - median) : Double.POSITIVE_INFINITY;
-      if (dLow <= dHigh) {
-        slot = ord[below--];
-        deviation = dLow;
-      } else {
-        slot = ord[above++];
-        deviation = dHigh;
-      }
-      lastDeviation = deviation;
-      cumulative += weights[slot];
-      if (cumulative >= half) {
-        mad = deviation;
-        found = true;
-        break;
-      }
-    }
-    if (!found) {
-      mad = lastDeviation; // the largest deviation, only through rounding of the running sum
-    }
+    double mad = weightedMad(median, below, half);
+    lastMad = mad;
     return band(median, mad);
+  }
+
+  /**
+   * The weighted MAD: the smallest deviation d such that the observations within d of the median
+   * weigh at least half. Positions {@code [0, below]} hold the values at or below the median, so
+   * their deviations grow towards 0; those above grow towards n - 1. The observations within d
+   * are therefore one run of positions, weighed by two prefix sums. The search starts from the
+   * previous MAD, which a new observation moves little, and widens or narrows the run one
+   * deviation at a time (ties together).
+   */
+  private double weightedMad(double median, int below, double half) {
+    int n = count;
+    double d = lastMad;
+    // first position at or below the median within d, last one above it within d
+    int from = firstWithin(median, below, d);
+    int to = lastWithin(median, below, n, d);
+    if (runWeight(from, to) >= half) {
+      while (true) {
+        double widest = Math.max(from <= below ? deviation(from, median) : 0.0,
+            to > below ? deviation(to, median) : 0.0);
+        while (from <= below && deviation(from, median) == widest) {
+          from++;
+        }
+        while (to > below && deviation(to, median) == widest) {
+          to--;
+        }
+        if (runWeight(from, to) < half) {
+          return widest;
+        }
+      }
+    }
+    while (from > 0 || to < n - 1) {
+      double next = Math.min(from > 0 ? deviation(from - 1, median) : Double.POSITIVE_INFINITY,
+          to < n - 1 ? deviation(to + 1, median) : Double.POSITIVE_INFINITY);
+      while (from > 0 && deviation(from - 1, median) == next) {
+        from--;
+      }
+      while (to < n - 1 && deviation(to + 1, median) == next) {
+        to++;
+      }
+      if (runWeight(from, to) >= half) {
+        return next;
+      }
+    }
+    // only through rounding of the sums: the largest deviation
+    return Math.max(deviation(0, median), deviation(n - 1, median));
+  }
+
+  private double deviation(int position, double median) {
+    return Math.abs(values[order[position]] - median);
+  }
+
+  /** Weight of positions [from, to]; 0 for an empty run. */
+  private double runWeight(int from, int to) {
+    if (from > to) {
+      return 0.0;
+    }
+    return prefix[to] - (from > 0 ? prefix[from - 1] : 0.0);
+  }
+
+  /** Smallest position in [0, below] whose deviation is at most d, or below + 1 for none. */
+  private int firstWithin(double median, int below, double d) {
+    int lo = 0;
+    int hi = below + 1;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (deviation(mid, median) <= d) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  }
+
+  /** Largest position in (below, n) whose deviation is at most d, or below for none. */
+  private int lastWithin(double median, int below, int n, double d) {
+    int lo = below;
+    int hi = n - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (deviation(mid, median) <= d) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
   }
 
   private Band band(double median, double mad) {
@@ -299,46 +478,19 @@ public final class RobustBaseline {
   }
 
   /**
-   * Per-thread scratch: the weights of one recompute, and a memo of {@code 2^(-age / halfLife)}.
-   * Series scraped from one target share their timestamps, so their baselines see the same ages
-   * over and over; the memo returns the very double {@code Math.pow} gave for that age, so bands
-   * are bit-for-bit what computing every weight would give.
-   *
-   * <p>The weights and their sum depend on nothing but the window's timestamps in slot order, the
-   * newest timestamp and the half-life. The baselines of one target's series are usually
-   * recomputed one after another with equal windows, so the scratch remembers what its weights
-   * were computed from: comparing the timestamps is cheaper than looking up every weight again.
+   * Per-thread memo of {@code 2^(-age / halfLife)}. Series scraped from one target share their
+   * timestamps, so their baselines see the same ages over and over; the memo returns the very
+   * double {@code Math.pow} gave for that age.
    */
   private static final class Scratch {
     private static final int MEMO_SLOTS = 1 << 12;
 
-    final double[] weights = new double[MAX_WINDOW];
-    /** Sum of {@code weights[0, keptCount)} in slot order; valid while keptCount >= 0. */
-    double total;
-    private final long[] keptTimestamps = new long[MAX_WINDOW];
-    private int keptCount = -1;
-    private long keptLastTs;
-    private double keptHalfLifeMs;
     private final double[] ages = new double[MEMO_SLOTS];
     private final double[] powers = new double[MEMO_SLOTS];
     private double memoHalfLifeMs = Double.NaN;
 
     Scratch() {
       Arrays.fill(ages, Double.NaN); // NaN equals no age
-    }
-
-    /** True when {@code weights} and {@code total} are those of this window. */
-    boolean holdsWeightsOf(long[] timestamps, int n, long lastTs, double halfLifeMs) {
-      return n == keptCount && lastTs == keptLastTs && halfLifeMs == keptHalfLifeMs
-          && Arrays.equals(timestamps, 0, n, keptTimestamps, 0, n);
-    }
-
-    void keptWeightsOf(long[] timestamps, int n, long lastTs, double halfLifeMs, double total) {
-      System.arraycopy(timestamps, 0, keptTimestamps, 0, n);
-      keptCount = n;
-      keptLastTs = lastTs;
-      keptHalfLifeMs = halfLifeMs;
-      this.total = total;
     }
 
     double weight(double age, double halfLifeMs) {
@@ -374,7 +526,7 @@ public final class RobustBaseline {
     int start = count < windowSize ? 0 : head;
     for (int i = 0; i < count; i++) {
       int slot = (start + i) % windowSize;
-      out.writeLong(timestamps[slot]);
+      out.writeLong(timeAt(slot));
       out.writeDouble(values[slot]);
     }
   }
@@ -435,12 +587,15 @@ public final class RobustBaseline {
         throw new IOException("baseline snapshot timestamp " + i + " outside [first, last]");
       }
       if (i >= skip) {
-        b.store(ts, v);
+        b.store(ts, v, false);
       }
     }
     b.observations = observations;
     b.firstTs = observations == 0 ? NO_TIMESTAMP : first;
     b.lastTs = observations == 0 ? NO_TIMESTAMP : last;
+    if (b.count > 0) {
+      b.rebuildPrefix();
+    }
     b.cached = null;
     return b;
   }
