@@ -37,7 +37,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>On a shared machine the wall-clock score mostly measures the neighbours; {@code java -cp
  * bench/target/benchmarks.jar dev.checkpointdoctor.bench.ServerPathBench} reports the detector
- * thread's CPU time per sample instead.
+ * thread's CPU time per sample instead; {@code -Dseries=5000} feeds more used series (from a
+ * bigger fleet) than the caches hold, as a server's detector sees them.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
