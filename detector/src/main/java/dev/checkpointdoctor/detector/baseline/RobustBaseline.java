@@ -406,7 +406,9 @@ public final class RobustBaseline {
         while (to > below && deviation(to, median) == widest) {
           to--;
         }
-        if (runWeight(from, to) < half) {
+        // an empty run ends it too: with every weight underflowed to 0, half is 0 and no run
+        // weighs less than that
+        if (from > below && to <= below || runWeight(from, to) < half) {
           return widest;
         }
       }

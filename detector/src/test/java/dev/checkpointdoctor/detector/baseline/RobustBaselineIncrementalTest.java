@@ -150,6 +150,29 @@ class RobustBaselineIncrementalTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(value = 10, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  void aWindowWhoseWeightsAllUnderflowTakesItsSmallestValue() throws IOException {
+    // One observation far in the future, then a window of observations thousands of half-lives
+    // older than it: every weight is 0, W/2 = 0, and the definition takes the first value and
+    // the first deviation; the search for the MAD must stop with an empty run too.
+    DetectorSettings s = RobustBaselineTest.settings(3, 5, Duration.ofMinutes(1));
+    RobustBaseline b = new RobustBaseline(Signal.CHECKPOINT_DURATION, s);
+    Deque<long[]> reference = new ArrayDeque<>();
+    long future = T0 + 100 * 24 * 3_600_000L;
+    long[] times = {future, T0, T0 + 1, T0 + 2, T0 + 3, T0 + 4, T0 + 5, T0 + 6};
+    double[] values = {7, 3, 9, 3, 5, 1, 8, 2};
+    for (int i = 0; i < times.length; i++) {
+      b.learn(times[i], values[i]);
+      reference.addLast(new long[] {times[i], Double.doubleToLongBits(values[i]), i});
+      if (reference.size() > 5) {
+        reference.removeFirst();
+      }
+      assertThat(b.band()).as("step %d", i).isEqualTo(
+          fromScratch(reference, future, s, Signal.CHECKPOINT_DURATION.absoluteFloor()));
+    }
+  }
+
+  @Test
   void inPlaceUpdatesOfTheWeightSumsStayWithinRounding() {
     // A three-day half-life moves the epoch for size only after 192 days; the sums are taken
     // afresh every window's worth of updates instead. Measured on this stream: 1.2e-15 so, 4.9e-15
