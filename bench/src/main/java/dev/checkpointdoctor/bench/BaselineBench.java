@@ -89,36 +89,17 @@ public class BaselineBench {
 
   /** Thread CPU ns per update for 1 and 5,000 baselines, five 2 s windows each after 3 s. */
   public static void main(String[] args) {
-    java.lang.management.ThreadMXBean threads =
-        java.lang.management.ManagementFactory.getThreadMXBean();
     for (int n : new int[] {1, 5000}) {
       BaselineBench b = new BaselineBench();
       b.baselines = n;
       b.setUp();
-      double sink = 0;
-      long t0 = threads.getCurrentThreadCpuTime();
-      // reading the thread's CPU time is a system call: not once per update of one baseline
       int batch = Math.max(1, 10_000 / n);
-      while (threads.getCurrentThreadCpuTime() - t0 < 3_000_000_000L) {
-        for (int k = 0; k < batch; k++) {
-          sink += b.scrape();
-        }
-      }
+      ThreadCpu.warm(b::scrape, batch, 3_000_000_000L);
       StringBuilder out = new StringBuilder(String.format("%,d baselines, CPU ns per update:", n));
       for (int w = 0; w < 5; w++) {
-        long start = threads.getCurrentThreadCpuTime();
-        long calls = 0;
-        long cpu;
-        do {
-          for (int k = 0; k < batch; k++) {
-            sink += b.scrape();
-          }
-          calls += batch;
-          cpu = threads.getCurrentThreadCpuTime() - start;
-        } while (cpu < 2_000_000_000L);
-        out.append(String.format(" %.1f", (double) cpu / ((double) calls * n)));
+        out.append(String.format(" %.1f", ThreadCpu.window(b::scrape, batch, 2_000_000_000L) / n));
       }
-      System.out.println(out + (sink == 42 ? " " : ""));
+      System.out.println(out);
     }
   }
 }

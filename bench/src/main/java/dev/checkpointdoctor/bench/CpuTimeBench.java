@@ -3,19 +3,13 @@ package dev.checkpointdoctor.bench;
 import dev.checkpointdoctor.ingest.remotewrite.DecodedWrite;
 import dev.checkpointdoctor.ingest.remotewrite.RemoteWriteDecoder;
 import dev.checkpointdoctor.ingest.remotewrite.SnappyBlockDecoder;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.function.IntSupplier;
 
 /**
- * Decode throughput per second of this thread's CPU time rather than wall time: on a machine
- * whose cores are shared with other work, wall-clock JMH scores mostly measure the neighbours,
- * while thread CPU time is close to what one dedicated core would do.
- * {@code java -cp bench/target/benchmarks.jar dev.checkpointdoctor.bench.CpuTimeBench}
+ * Decode throughput per second of this thread's CPU time ({@link ThreadCpu}) rather than wall
+ * time. {@code java -cp bench/target/benchmarks.jar dev.checkpointdoctor.bench.CpuTimeBench}
  */
 public final class CpuTimeBench {
-  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-
   private CpuTimeBench() {}
 
   public static void main(String[] args) {
@@ -45,23 +39,8 @@ public final class CpuTimeBench {
 
   /** Warms for 2 s of CPU, then measures 3 s of CPU. */
   private static void run(String name, int samplesPerCall, IntSupplier call) {
-    long sink = 0;
-    long t0 = THREADS.getCurrentThreadCpuTime();
-    while (THREADS.getCurrentThreadCpuTime() - t0 < 2_000_000_000L) {
-      sink += call.getAsInt();
-    }
-    long calls = 0;
-    long start = THREADS.getCurrentThreadCpuTime();
-    long cpu;
-    do {
-      for (int i = 0; i < 100; i++) {
-        sink += call.getAsInt();
-      }
-      calls += 100;
-      cpu = THREADS.getCurrentThreadCpuTime() - start;
-    } while (cpu < 3_000_000_000L);
-    double perSample = (double) cpu / (calls * samplesPerCall);
-    System.out.printf("| %s | %,.0f | %.1f |%s%n", name, 1e9 / perSample, perSample,
-        sink == 42 ? " " : "");
+    ThreadCpu.warm(call::getAsInt, 1, 2_000_000_000L);
+    double perSample = ThreadCpu.window(call::getAsInt, 100, 3_000_000_000L) / samplesPerCall;
+    System.out.printf("| %s | %,.0f | %.1f |%n", name, 1e9 / perSample, perSample);
   }
 }

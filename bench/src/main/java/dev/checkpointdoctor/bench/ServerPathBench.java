@@ -121,26 +121,17 @@ public class ServerPathBench {
 
   /** Warms for 5 s of CPU, then prints the CPU ns per sample of five 2 s CPU windows. */
   public static void main(String[] args) {
-    java.lang.management.ThreadMXBean threads =
-        java.lang.management.ManagementFactory.getThreadMXBean();
     ServerPathBench b = new ServerPathBench();
     int series = Integer.getInteger("series", BenchData.USED_SERIES);
     b.setUp(series);
-    long t0 = threads.getCurrentThreadCpuTime();
-    while (threads.getCurrentThreadCpuTime() - t0 < 5_000_000_000L) {
+    java.util.function.DoubleSupplier scrape = () -> {
       b.server();
-    }
+      return b.round;
+    };
+    ThreadCpu.warm(scrape, 1, 5_000_000_000L);
     StringBuilder out = new StringBuilder("CPU ns per sample:");
     for (int w = 0; w < WINDOWS; w++) {
-      long start = threads.getCurrentThreadCpuTime();
-      long calls = 0;
-      long cpu;
-      do {
-        b.server();
-        calls++;
-        cpu = threads.getCurrentThreadCpuTime() - start;
-      } while (cpu < 2_000_000_000L);
-      out.append(String.format(" %.1f", (double) cpu / (calls * series)));
+      out.append(String.format(" %.1f", ThreadCpu.window(scrape, 1, 2_000_000_000L) / series));
       if (Boolean.getBoolean("verbose")) {
         out.append(String.format(" [round %d, open %d]", b.round, b.detector.openAnomalyCount()));
       }
