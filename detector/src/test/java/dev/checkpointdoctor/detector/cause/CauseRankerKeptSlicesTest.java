@@ -46,7 +46,7 @@ class CauseRankerKeptSlicesTest {
 
   private static FlinkJobSim.Scenario fault(int kind) {
     return switch (kind) {
-      case 0 -> CauseRankerScenarioTest.diskCeiling(400);
+      case 0 -> FlinkJobSim.diskCeiling(400);
       case 1 -> CauseRankerScenarioTest.sinkBottleneck();
       case 2 -> (x, f) -> {
         for (int m = 0; m < x.tms; m++) {

@@ -50,18 +50,6 @@ class CauseRankerScenarioTest {
         .flatMap(h -> h.evidence().stream()).map(CauseHypothesis.Evidence::sentence).toList();
   }
 
-  /** Every TaskManager disk held flat at {@code ceiling} IOPS, busy ~100 %, slow per I/O. */
-  static FlinkJobSim.Scenario diskCeiling(double ceiling) {
-    return (x, f) -> {
-      for (int m = 0; m < x.tms; m++) {
-        x.writeIops[m] = ceiling * 0.8 * (1 + 0.004 * x.rnd.nextGaussian());
-        x.readIops[m] = ceiling * 0.2 * (1 + 0.004 * x.rnd.nextGaussian());
-        x.util[m] = 0.98 + 0.02 * x.rnd.nextDouble();
-        x.latencyMs[m] = 15 * x.jitter();
-      }
-    };
-  }
-
   /** The sink saturated with no back-pressure of its own; everything upstream back-pressured. */
   static FlinkJobSim.Scenario sinkBottleneck() {
     return (x, f) -> {
@@ -83,7 +71,7 @@ class CauseRankerScenarioTest {
     FlinkJobSim s = sim(seed);
     double ceiling = Math.max(100, Math.round(s.baseIops * 0.25));
     s.run(NORMAL_MIN, 40, (x, f) -> {
-      diskCeiling(ceiling).apply(x, f);
+      FlinkJobSim.diskCeiling(ceiling).apply(x, f);
       for (int i = 0; i < x.parallelism; i++) {
         x.busy[1][i] = 950 + 50 * x.rnd.nextDouble();
         x.bp[0][i] = 800 + 150 * x.rnd.nextDouble();
@@ -116,7 +104,7 @@ class CauseRankerScenarioTest {
     FlinkJobSim s = sim(seed);
     double ceiling = Math.max(100, Math.round(s.baseIops * 0.25));
     s.run(NORMAL_MIN, 1.5, (x, f) -> {
-      diskCeiling(ceiling).apply(x, f);
+      FlinkJobSim.diskCeiling(ceiling).apply(x, f);
       x.durationMs = x.baseDurationMs * 4 * x.jitter();
     });
     Diagnosis d = diagnosis(s);

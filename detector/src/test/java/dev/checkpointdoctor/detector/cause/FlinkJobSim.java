@@ -16,14 +16,14 @@ import java.util.Random;
  * scrape starts from seeded noisy "normal" values; a scenario then overrides what its fault
  * changes. Checkpoints are simulated (trigger every interval, at most one in flight, expiry at
  * the timeout) so ids, durations, ages, in-progress and failure counts come out as Flink reports
- * them.
+ * them. Public for the bench module's {@code DiagnosisBench}, which diagnoses the same job.
  */
-final class FlinkJobSim {
+public final class FlinkJobSim {
   static final long T0 = 1_796_000_000_000L; // 2026-11-29T... UTC, a whole minute
   static final String[] TASKS = {"Source:_kafka", "window", "Sink:_kafka"};
 
   /** Sets one scrape's values; {@code faultMs} is the time since the fault began (< 0 before). */
-  interface Scenario {
+  public interface Scenario {
     void apply(FlinkJobSim s, long faultMs);
   }
 
@@ -100,7 +100,7 @@ final class FlinkJobSim {
     this(seed, parallelism, tms, scrapeSeconds, flink2, settings, new CauseRanker(settings));
   }
 
-  FlinkJobSim(long seed, int parallelism, int tms, int scrapeSeconds, boolean flink2,
+  public FlinkJobSim(long seed, int parallelism, int tms, int scrapeSeconds, boolean flink2,
       DetectorSettings settings, dev.checkpointdoctor.detector.pipeline.Diagnoser diagnoser) {
     this.rnd = new Random(seed);
     this.detector = new Detector(SignalCatalog.defaults(), settings, diagnoser);
@@ -145,8 +145,20 @@ final class FlinkJobSim {
     return 1 + noise * rnd.nextGaussian();
   }
 
+  /** Every TaskManager disk held flat at {@code ceiling} IOPS, busy ~100 %, slow per I/O. */
+  public static Scenario diskCeiling(double ceiling) {
+    return (x, f) -> {
+      for (int m = 0; m < x.tms; m++) {
+        x.writeIops[m] = ceiling * 0.8 * (1 + 0.004 * x.rnd.nextGaussian());
+        x.readIops[m] = ceiling * 0.2 * (1 + 0.004 * x.rnd.nextGaussian());
+        x.util[m] = 0.98 + 0.02 * x.rnd.nextDouble();
+        x.latencyMs[m] = 15 * x.jitter();
+      }
+    };
+  }
+
   /** Normal operation for {@code normalMinutes}, then the fault for {@code faultMinutes}. */
-  FlinkJobSim run(double normalMinutes, double faultMinutes, Scenario fault) {
+  public FlinkJobSim run(double normalMinutes, double faultMinutes, Scenario fault) {
     long faultStart = now + (long) (normalMinutes * 60_000);
     long end = faultStart + (long) (faultMinutes * 60_000);
     while (now < end) {
