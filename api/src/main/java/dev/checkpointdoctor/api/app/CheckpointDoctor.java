@@ -198,12 +198,4 @@ public final class CheckpointDoctor implements AutoCloseable {
   public void close() throws Exception {
     stop();
   }
-
-  /**
-   * A detector wired as the service wires it (same catalog and diagnosis), for offline replay of
-   * recorded histories.
-   */
-  public static Detector offlineDetector(DetectorSettings settings) {
-    return new Detector(SignalCatalog.defaults(), settings, new CauseRanker(settings));
-  }
 }

@@ -1,15 +1,18 @@
 package dev.checkpointdoctor.api.app;
 
-import dev.checkpointdoctor.api.nab.NabCommands;
-import dev.checkpointdoctor.api.scenario.AccuracyCommand;
-import dev.checkpointdoctor.api.scenario.ReplayCommand;
-import dev.checkpointdoctor.api.scenario.ScenariosCommand;
+import dev.checkpointdoctor.eval.nab.NabCommands;
+import dev.checkpointdoctor.eval.scenario.AccuracyCommand;
+import dev.checkpointdoctor.eval.scenario.DetectorFlagParser;
+import dev.checkpointdoctor.eval.scenario.ReplayCommand;
+import dev.checkpointdoctor.eval.scenario.ScenariosCommand;
+import dev.checkpointdoctor.eval.scenario.UsageException;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Offline tools in the same jar: {@code java -jar checkpoint-doctor.jar NAME ARGS…}. Without a
- * known name as first argument the jar runs the service.
+ * known name as first argument the jar runs the service. The tools live in the {@code eval}
+ * module; they get the service's own parser for the detector flags.
  */
 final class Subcommands {
   private Subcommands() {}
@@ -20,10 +23,19 @@ final class Subcommands {
     int run(List<String> args);
   }
 
+  /** The service's parser, restricted to the detector flags; environment variables ignored. */
+  static final DetectorFlagParser DETECTOR_FLAGS = flags -> {
+    try {
+      return ServiceSettings.parse(flags, Map.of()).detector();
+    } catch (SettingsException e) {
+      throw new UsageException(e.getMessage());
+    }
+  };
+
   static final Map<String, Subcommand> ALL = Map.of(
       "scenarios", ScenariosCommand::run,
-      "replay", ReplayCommand::run,
-      "accuracy", AccuracyCommand::run,
+      "replay", args -> ReplayCommand.run(args, DETECTOR_FLAGS),
+      "accuracy", args -> AccuracyCommand.run(args, DETECTOR_FLAGS),
       "nab", NabCommands::run,
       "nab-score", NabCommands::score);
 }

@@ -3,6 +3,9 @@ package dev.checkpointdoctor.api.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.checkpointdoctor.api.app.CheckpointDoctor;
+import dev.checkpointdoctor.eval.scenario.HistoryReader;
+import dev.checkpointdoctor.eval.scenario.RecordedSample;
+import dev.checkpointdoctor.eval.scenario.ScenarioManifest;
 import dev.checkpointdoctor.api.it.Http;
 import dev.checkpointdoctor.api.it.TestService;
 import io.vertx.core.json.JsonArray;

@@ -1,8 +1,0 @@
-package dev.checkpointdoctor.api.scenario;
-
-/** A recorded history that cannot be read; the message names the file and line. */
-public final class HistoryFormatException extends Exception {
-  public HistoryFormatException(String message) {
-    super(message);
-  }
-}

@@ -1,0 +1,93 @@
+package dev.checkpointdoctor.eval.scenario;
+
+import dev.checkpointdoctor.detector.model.DetectorSettings;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * {@code accuracy DIR [--write FILE] [detector flags]}: replays every scenario of a corpus
+ * offline and reports, per scenario, detection, delay, top cause, confidence and pass/fail as a
+ * Markdown section between {@value #BEGIN} and {@value #END}.
+ */
+public final class AccuracyCommand {
+  public static final String BEGIN = "<!-- scenarios:begin -->";
+  public static final String END = "<!-- scenarios:end -->";
+  static final String USAGE = """
+      Usage: checkpoint-doctor accuracy DIR [--write FILE] [OPTIONS]
+
+      Replays every scenario listed in DIR/manifest.json through the detector offline and
+      prints a Markdown section (between <!-- scenarios:begin --> and <!-- scenarios:end -->):
+      per scenario detected, delay from fault start, top cause, confidence, expected cause,
+      pass/fail. With --write FILE the section replaces the one in FILE (the rest of FILE is
+      kept; the section is appended when FILE has none).
+
+      Options (as for the service):
+      """ + DetectorFlags.HELP + """
+      """;
+
+  private AccuracyCommand() {}
+
+  public static int run(List<String> args, DetectorFlagParser flags) {
+    if (args.contains("--help") || args.contains("-h")) {
+      System.out.print(USAGE);
+      return 0;
+    }
+    Path dir;
+    Path write = null;
+    DetectorSettings settings;
+    try {
+      DetectorFlags.Parsed parsed = DetectorFlags.parse(args, Set.of("--write"), flags);
+      List<String> dirs = new ArrayList<>();
+      for (String p : parsed.positional()) {
+        if (p.startsWith("--write=")) {
+          write = Path.of(p.substring("--write=".length()));
+        } else {
+          dirs.add(p);
+        }
+      }
+      if (dirs.size() != 1) {
+        throw new UsageException("expected exactly one scenario directory");
+      }
+      dir = Path.of(dirs.get(0));
+      settings = parsed.settings();
+    } catch (UsageException e) {
+      System.err.println("checkpoint-doctor accuracy: " + e.getMessage());
+      System.err.println("Run with --help for usage.");
+      return 2;
+    }
+    try {
+      List<ScenarioVerdict> verdicts = evaluate(dir, settings);
+      String section = AccuracyReport.section(verdicts, settings);
+      if (write == null) {
+        System.out.print(section);
+      } else {
+        String old = Files.exists(write) ? Files.readString(write, StandardCharsets.UTF_8) : "";
+        Files.writeString(write, AccuracyReport.splice(old, section), StandardCharsets.UTF_8);
+        System.out.printf("%s: %d of %d scenarios pass%n", write, ScenarioVerdict.passed(verdicts),
+            verdicts.size());
+      }
+      return 0;
+    } catch (IOException | HistoryFormatException e) {
+      System.err.println("checkpoint-doctor accuracy: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  static List<ScenarioVerdict> evaluate(Path dir, DetectorSettings settings)
+      throws IOException, HistoryFormatException {
+    List<ScenarioVerdict> out = new ArrayList<>();
+    for (ScenarioManifest.Entry e : ScenarioManifest.read(dir)) {
+      OfflineReplay replay = new OfflineReplay(settings);
+      replay.replayFiles(List.of(dir.resolve(e.file())));
+      out.add(ScenarioVerdict.judge(e, replay));
+      System.err.printf(Locale.ROOT, "%s done%n", e.name());
+    }
+    return out;
+  }
+}

@@ -1,0 +1,16 @@
+package dev.checkpointdoctor.eval.scenario;
+
+import java.util.List;
+
+/**
+ * A simulator family: one way of modelling Flink jobs, their hosts and their faults, from which
+ * any number of corpora can be drawn by seed. Rules are tuned on some families and seeds and
+ * judged on others (docs/ACCURACY.md says which).
+ */
+public interface ScenarioFamily {
+  /** Short name used on the command line and in reports, e.g. {@code family2}. */
+  String name();
+
+  /** The corpus of one seed: every scenario of the family, drawn from {@code seed}. */
+  List<GeneratedScenario> scenarios(long seed);
+}
