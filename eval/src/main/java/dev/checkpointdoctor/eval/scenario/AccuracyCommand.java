@@ -38,8 +38,9 @@ public final class AccuracyCommand {
         --threads N    scenarios replayed at once (default 1)
         --per-job      per-job lines for the held-out seeds %s too (hidden by default)
         --only PREFIX  only the jobs whose names start with PREFIX (train seeds only)
-        --write FILE   the report replaces the part of FILE between <!-- NAME:begin --> and
-                       <!-- NAME:end --> (appended when FILE has none)
+        --write FILE   the report replaces the part of FILE between <!-- BLOCK:begin --> and
+                       <!-- BLOCK:end --> (appended when FILE has none); BLOCK is NAME:train
+                       for train seeds only, NAME:held-out for held-out seeds only, else NAME
 
       Options (as for the service):
       """.formatted(String.join(", ", Families.names()), seedList(EvaluationSeeds.TRAIN),

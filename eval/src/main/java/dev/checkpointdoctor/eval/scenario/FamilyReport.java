@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
 /**
  * The report of {@code accuracy --family}: per seed (per job only for seeds one may tune on, or
  * when asked), per cause, growth, healthy controls, new user and a summary line; then the same
- * over all seeds. Markdown, readable in a terminal.
+ * over all seeds. Markdown (level-4 headings: it sits under docs/ACCURACY.md's sections),
+ * readable in a terminal.
  */
 final class FamilyReport {
   private FamilyReport() {}
@@ -24,7 +25,7 @@ final class FamilyReport {
     StringBuilder b = new StringBuilder();
     for (Map.Entry<Long, List<JobResult>> e : results.entrySet()) {
       long seed = e.getKey();
-      b.append(String.format(Locale.ROOT, "## %s, seed %d (%s)%n%n", family, seed,
+      b.append(String.format(Locale.ROOT, "#### %s, seed %d (%s)%n%n", family, seed,
           EvaluationSeeds.role(seed)));
       boolean jobs = perJob || EvaluationSeeds.train(seed);
       if (jobs) {
@@ -36,7 +37,7 @@ final class FamilyReport {
     }
     if (results.size() > 1) {
       List<JobResult> all = results.values().stream().flatMap(List::stream).toList();
-      b.append(String.format(Locale.ROOT, "## %s, all seeds (%s)%n%n", family,
+      b.append(String.format(Locale.ROOT, "#### %s, all seeds (%s)%n%n", family,
           results.keySet().stream().map(String::valueOf).collect(Collectors.joining(", "))));
       body(b, all);
     }
@@ -83,7 +84,7 @@ final class FamilyReport {
       boolean h = r.healthy();
       long start = r.truth().faultStartMs();
       String growth = r.kind() == ScenarioKind.GROWTH || r.growthPerHour() > 0
-          ? String.format(Locale.ROOT, "%.1f %%/h: %s / %s", r.growthPerHour() * 100,
+          ? String.format(Locale.ROOT, "%.2f %%/h: %s / %s", r.growthPerHour() * 100,
               minutes(r.stateGrowthMs()), minutes(r.forecastMs()))
           : r.kind() == ScenarioKind.NEW_USER
               ? "state_growth " + (r.namedStateGrowth() ? "**named**" : "not named")

@@ -64,9 +64,9 @@ final class ProductionCatalog {
     double severity = switch (f) {
       case CHECKPOINT_STORAGE_SLOW -> b ? 0.7 : 1.5; // partial: some complete; stuck: none does
       case CPU_THROTTLING -> b ? 0.9 : 1.2; // one TaskManager throttled, or all of them
-      default -> 1.0;
+      default -> uniform(0.95, 1.15);
     } * uniform(0.9, 1.1);
-    ProductionTraits traits = everyday(unaligned, 0.25, 0);
+    ProductionTraits traits = everyday(unaligned, 0.25, 0).withRamp(rampMinutes(f));
     int interval = l.interval;
     String what = f.causeId().replace('_', ' ');
     if (f == Fault.STATE_GROWTH) {
@@ -91,6 +91,23 @@ final class ProductionCatalog {
     add(f.causeId() + "_" + variant, f.causeId(), f, what, l, k8s, shape, l.scrape, interval,
         incremental, unaligned, NORMAL_HOURS, faultHours, severity, traits, ScenarioKind.FAULT,
         startOfDay());
+  }
+
+  /**
+   * How long a fault takes to bite fully. Burst credits run out and a CPU limit is hit within
+   * minutes; a heap fills, a compaction debt builds and a sink slows down over longer spans.
+   */
+  private double rampMinutes(Fault f) {
+    return switch (f) {
+      case DISK_THROTTLING -> uniform(1, 3);
+      case GC_PRESSURE -> uniform(10, 40);
+      case ROCKSDB_WRITE_STALL -> uniform(5, 20);
+      case CPU_THROTTLING -> uniform(1, 10);
+      case BACKPRESSURE, UNALIGNED_CHECKPOINT_INFLATION -> uniform(1, 20);
+      case DATA_SKEW -> uniform(1, 15);
+      case CHECKPOINT_INTERVAL_TOO_SHORT, CHECKPOINT_STORAGE_SLOW -> uniform(2, 10);
+      case STATE_GROWTH -> 0;
+    };
   }
 
   /** Slow growth across 1-5 %/h, one job per percent band. */

@@ -26,6 +26,8 @@ package dev.checkpointdoctor.eval.scenario;
  *     slower in one step; 0 = the original model (minutes added to every upload)
  * @param normalDurationSeconds when positive, the storage bandwidth is chosen so a normal
  *     checkpoint takes about this long (full-snapshot jobs, slow storage)
+ * @param rampMinutes how long the fault takes to reach its full level (a heap filling, a
+ *     compaction debt building up); 0 = the original one to two minutes
  */
 public record ProductionTraits(
     double dailyAmplitude,
@@ -41,10 +43,11 @@ public record ProductionTraits(
     double slowCheckpointsPerDay,
     boolean heavyTailedInFlight,
     double storageSlowdown,
-    double normalDurationSeconds) {
+    double normalDurationSeconds,
+    double rampMinutes) {
 
   static final ProductionTraits NONE =
-      new ProductionTraits(0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, false, 0, 0);
+      new ProductionTraits(0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, false, 0, 0, 0);
 
   boolean redeploys() {
     return redeployAtHours >= 0;
@@ -57,32 +60,39 @@ public record ProductionTraits(
   ProductionTraits withCycle(double amplitude, double peakHour, double dip, double coupling) {
     return new ProductionTraits(amplitude, peakHour, dip, coupling, growthPerHour,
         redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter, declinedAtStart,
-        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds);
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes);
   }
 
   ProductionTraits withRedeploy(double atHours, int parallelism, int intervalSeconds,
       double level) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, atHours, parallelism, intervalSeconds, level, declinedAtStart,
-        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds);
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes);
   }
 
   ProductionTraits withGrowth(double perHour) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         perHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds);
+        normalDurationSeconds, rampMinutes);
   }
 
   ProductionTraits withStart(int declined, double slowPerDay, boolean heavyTail) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds);
+        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds, rampMinutes);
   }
 
   ProductionTraits withStorage(double slowdown, double normalSeconds) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds);
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds, rampMinutes);
+  }
+
+  ProductionTraits withRamp(double minutes) {
+    return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
+        growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
+        normalDurationSeconds, minutes);
   }
 }

@@ -213,7 +213,8 @@ final class ScenarioSimulator {
     if (spec.traits().storageSlowdown() > 0) {
       return 1; // one step
     }
-    long ramp = spec.fault() == Fault.DISK_THROTTLING ? 60_000 : 120_000;
+    long ramp = spec.traits().rampMinutes() > 0 ? (long) (spec.traits().rampMinutes() * 60_000)
+        : spec.fault() == Fault.DISK_THROTTLING ? 60_000 : 120_000;
     return Math.min(1, (t - faultStartMs + 1.0) / ramp);
   }
 

@@ -25,14 +25,15 @@ final class SimulatedScenario implements GeneratedScenario {
         .put("dailyAmplitude", round(t.dailyAmplitude()))
         .put("dailyPeakHour", round(t.dailyPeakHour()))
         .put("weekendDip", round(t.weekendDip()))
-        .put("growthPerHour", round(t.growthPerHour()))
+        .put("growthPerHour", Math.rint(t.growthPerHour() * 1e6) / 1e6) // 1.99 %/h is not 2
         .put("redeployAtHours", t.redeploys() ? round(t.redeployAtHours()) : null)
         .put("parallelismAfter", t.parallelismAfter() > 0 ? t.parallelismAfter() : null)
         .put("intervalAfterSeconds",
             t.intervalAfterSeconds() > 0 ? t.intervalAfterSeconds() : null)
         .put("levelAfter", t.levelAfter() != 1 ? t.levelAfter() : null)
         .put("declinedAtStart", t.declinedAtStart())
-        .put("slowCheckpointsPerDay", round(t.slowCheckpointsPerDay()));
+        .put("slowCheckpointsPerDay", round(t.slowCheckpointsPerDay()))
+        .put("rampMinutes", round(t.rampMinutes()));
     this.truth = new ScenarioManifest.Entry(spec.name(), "", spec.name(), spec.expected(),
         faultStart, startMs, startMs + spec.durationMs(), spec.description(), shape);
   }

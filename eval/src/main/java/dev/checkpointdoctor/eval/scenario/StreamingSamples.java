@@ -2,6 +2,7 @@ package dev.checkpointdoctor.eval.scenario;
 
 import dev.checkpointdoctor.detector.model.Labels;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,14 +14,37 @@ import java.util.Map;
  */
 final class StreamingSamples implements SampleOut {
   private final GeneratedScenario.SampleSink sink;
-  private final Map<String, Labels> labelCache = new HashMap<>();
-  private final StringBuilder key = new StringBuilder(256);
+  private final Map<Key, Labels> labelCache = new HashMap<>();
   private List<Held> held = new ArrayList<>();
   private List<Held> keep = new ArrayList<>();
   private long passed;
 
   StreamingSamples(GeneratedScenario.SampleSink sink) {
     this.sink = sink;
+  }
+
+  /** A series as the simulator names it: metric name and label pairs, compared by content. */
+  private static final class Key {
+    private final String name;
+    private final String[] pairs;
+    private final int hash;
+
+    Key(String name, String[] pairs) {
+      this.name = name;
+      this.pairs = pairs;
+      this.hash = 31 * name.hashCode() + Arrays.hashCode(pairs);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && k.hash == hash && k.name.equals(name)
+          && Arrays.equals(k.pairs, pairs);
+    }
   }
 
   private record Held(Labels labels, long ts, double value) {}
@@ -58,12 +82,7 @@ final class StreamingSamples implements SampleOut {
 
   /** One Labels per series: the simulator rebuilds its label arrays on every scrape. */
   private Labels labels(String name, String[] pairs) {
-    key.setLength(0);
-    key.append(name);
-    for (String s : pairs) {
-      key.append('\u0000').append(s);
-    }
-    String k = key.toString();
+    Key k = new Key(name, pairs);
     Labels l = labelCache.get(k);
     if (l == null) {
       String[] all = new String[pairs.length + 2];

@@ -157,6 +157,21 @@ class FamilyJudgeTest {
         DetectorFlagParser.defaultsOnly())).isEqualTo(2);
   }
 
+  @Test
+  void trainAndHeldOutFiguresGoToBlocksOfTheirOwn() {
+    assertThat(FamilyAccuracyCommand.block("family1", EvaluationSeeds.TRAIN))
+        .isEqualTo("family1:train");
+    assertThat(FamilyAccuracyCommand.block("family1", EvaluationSeeds.HELD_OUT))
+        .isEqualTo("family1:held-out");
+    assertThat(FamilyAccuracyCommand.block("family1", List.of(1L, 101L))).isEqualTo("family1");
+    String doc = "intro\n<!-- family1:train:begin -->\nold train\n<!-- family1:train:end -->\n"
+        + "<!-- family1:held-out:begin -->\nold held\n<!-- family1:held-out:end -->\n";
+    String out = AccuracyReport.splice(doc, "<!-- family1:held-out:begin -->\nnew\n"
+        + "<!-- family1:held-out:end -->\n", "<!-- family1:held-out:begin -->",
+        "<!-- family1:held-out:end -->");
+    assertThat(out).contains("old train").contains("new").doesNotContain("old held");
+  }
+
   private JobResult judge(ScenarioManifest.Entry truth) {
     DiagnosisWatch w = new DiagnosisWatch(null, truth);
     return JobResult.judge(truth, events, w);
