@@ -9,6 +9,7 @@ import dev.checkpointdoctor.api.series.SeriesFeed;
 import dev.checkpointdoctor.api.series.SeriesStore;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.cause.CauseRanker;
+import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.detector.pipeline.DetectorState;
@@ -90,7 +91,10 @@ public final class CheckpointDoctor implements AutoCloseable {
     }
     AlertNotifier alerts = null;
     if (settings.alerting().enabled()) {
-      alerts = new AlertNotifier(settings.alerting(), clock, detector::diagnosis, metrics);
+      Detector source = detector;
+      alerts = new AlertNotifier(settings.alerting(), clock, source::diagnosis,
+          d -> source.anomalies(d.job(), true, Long.MIN_VALUE).stream()
+              .mapToLong(Anomaly::startedAtMs).min().orElse(d.sinceMs()), metrics);
       for (JobSummary job : detector.jobs()) {
         detector.diagnosis(job.job()).ifPresent(alerts::restored);
       }

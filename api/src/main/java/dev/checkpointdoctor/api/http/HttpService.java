@@ -40,12 +40,15 @@ public final class HttpService {
           ctx.response().getStatusCode()));
       ctx.next();
     });
-    // Everything but the probes and the write path (guarded below, before its body is read).
-    router.route().handler(new AccessGuard(policy.api(),
-        Set.of("/healthz", "/readyz", RemoteWriteHandler.PATH), () -> { }));
+    // Everything but the probes, the pages, the docs and the write path (guarded below, before
+    // its body is read). Pages and docs are the jar's static files; the data they show comes
+    // from the API, with credentials the page asks the user for.
+    Set<String> openPaths = Set.of("/", "/healthz", "/readyz", RemoteWriteHandler.PATH);
+    router.route().handler(new AccessGuard(policy.api(), path -> openPaths.contains(path)
+        || path.startsWith(UiRoutes.PREFIX) || path.startsWith("/docs/"), () -> { }));
 
     // A route of its own: Vert.x wants body handlers first on a route.
-    router.post(RemoteWriteHandler.PATH).handler(new AccessGuard(policy.write(), Set.of(),
+    router.post(RemoteWriteHandler.PATH).handler(new AccessGuard(policy.write(), path -> false,
         () -> metrics.rejected(DropReason.UNAUTHORIZED)));
     router.post(RemoteWriteHandler.PATH)
         .handler(new PooledBodyReader(limits.maxCompressedBytes(),
