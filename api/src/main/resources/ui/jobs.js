@@ -7,6 +7,7 @@
   const SEVERITY = {anomalous: 0, learning: 2, ok: 1};
   let sort = {key: "status", dir: 1};
   let rows = [];
+  let unjoinedSamples = 0;
   const diagnoses = new Map();
 
   function compare(a, b) {
@@ -25,9 +26,11 @@
     tbody.replaceChildren(...rows.slice().sort(compare).map(j => CPD.el("tr",
         {class: "job-row", "data-job": j.job, "data-status": j.status},
         CPD.el("td", {class: "job"}, CPD.el("a", {href: CPD.jobLink(j.job), text: j.job})),
-        CPD.el("td", {}, CPD.statusBadge(j.status)),
+        CPD.el("td", {class: "status-cell"}, CPD.statusBadge(j.status),
+            j.status === "learning" ? CPD.learning(j) : null),
         CPD.el("td", {class: "cause", "data-cause": j.cause || ""}, j.cause
-            ? CPD.el("span", {class: "cause-name", text: j.cause.replace(/_/g, " ")}) : "–"),
+            ? [CPD.severityBadge(j.severity),
+              CPD.el("span", {class: "cause-name", text: j.cause.replace(/_/g, " ")})] : "–"),
         CPD.el("td", {class: "since", title: j.since || ""},
             j.since ? CPD.time(j.since) : "–"),
         CPD.el("td", {class: "num open-anomalies", text: j.openAnomalies}),
@@ -42,6 +45,9 @@
     document.getElementById("summary").textContent = `${rows.length} jobs: `
         + `${counts.anomalous} anomalous, ${counts.ok} ok, ${counts.learning} learning`;
     document.getElementById("empty").hidden = rows.length > 0;
+    const unjoined = document.getElementById("unjoined");
+    unjoined.hidden = !(unjoinedSamples > 0);
+    unjoined.querySelector(".count").textContent = unjoinedSamples.toLocaleString("en");
   }
 
   // Only anomalous jobs have a diagnosis, so only they cost a request each, a few at a time.
@@ -65,11 +71,14 @@
 
   async function refresh() {
     try {
-      const jobs = (await CPD.api("/api/v1/jobs")).jobs;
+      const answer = await CPD.api("/api/v1/jobs");
+      const jobs = answer.jobs;
+      unjoinedSamples = answer.unjoinedSamples || 0;
       await fetchDiagnoses(jobs);
       rows = jobs.map(j => {
         const d = diagnoses.get(j.job);
-        return {...j, cause: d ? d.cause : null, since: d ? d.since : null};
+        return {...j, cause: d ? d.cause : null, since: d ? d.since : null,
+          severity: d ? d.severity : null};
       });
       render();
       CPD.stamp();
