@@ -141,12 +141,11 @@ const CPD = (() => {
         return (x === 0 ? "0" : n(x)) + " " + units[i] + (unit === "bytes/s" ? "/s" : "");
       }
       case "ratio": return (v === 0 ? "0" : n(v * 100)) + " %";
-      case "count": return Number.isInteger(v) ? String(v) : n(v, 2);
-      case "bool": return v >= 0.5 ? "yes" : "no";
+      case "count": case "bool": return Number.isInteger(v) ? String(v) : n(v, 2);
       default: {
-        const shown = v === 0 ? "0" : a >= 1e6 ? n(v / 1e6) + " M" : a >= 1e3 ? n(v / 1e3) + " k"
-            : n(v, 2);
-        return shown + (unit === "1/s" ? " /s" : unit ? " " + unit : "");
+        const shown = v === 0 ? "0" : a >= 1e6 ? n(v / 1e6) + "M" : a >= 1e3 ? n(v / 1e3) + "k"
+            : n(v);
+        return shown + (unit === "1/s" ? "/s" : unit ? " " + unit : "");
       }
     }
   }
