@@ -116,6 +116,7 @@ const CpdChart = (() => {
 
     const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img",
       "data-signal": series.signal, "data-scope": series.scope || "", "data-points": pts.length,
+      "data-from": series.from, "data-to": series.to,
       "aria-label": `${series.signal} (${series.scope}) against its baseline`});
 
     const step = niceStep(hi - lo);

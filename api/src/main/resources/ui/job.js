@@ -155,14 +155,23 @@
     const all = await Promise.all(list.map(c => CPD.api(`/api/v1/jobs/${encodeURIComponent(job)}`
         + `/series?signal=${c.signal}&scope=${encodeURIComponent(c.scope)}&points=300&${q}`)
         .then(s => ({...c, series: s}), e => ({...c, error: e}))));
-    // Without ?at, shared axes start at the oldest point shown, so a young job fills the width.
-    let first = win.to;
+    // Shared axes span the data shown, so a young job fills the width: they start at the oldest
+    // point and, centred on a time (an alert's link), end at the newest one, keeping that time
+    // inside.
+    let first = win.to, last = win.from;
     for (const c of all) {
-      if (c.series && c.series.points.length) first = Math.min(first, Date.parse(c.series.points[0].start));
+      if (c.series && c.series.points.length) {
+        first = Math.min(first, Date.parse(c.series.points[0].start));
+        last = Math.max(last, Date.parse(c.series.points[c.series.points.length - 1].end));
+      }
     }
-    const from = at || first >= win.to ? win.from : Math.max(win.from, first - 60e3);
+    const atMs = at ? Date.parse(at) : null;
+    let from = first >= win.to ? win.from : Math.max(win.from, first - 60e3);
+    let to = win.to;
+    if (atMs !== null && last > win.from) to = Math.min(win.to, Math.max(last + 60e3, atMs + 60e3));
+    if (atMs !== null) from = Math.min(from, atMs - 60e3);
     return all.map(c => c.series ? {...c, series: {...c.series,
-      from: new Date(from).toISOString()}} : c);
+      from: new Date(from).toISOString(), to: new Date(to).toISOString()}} : c);
   }
 
   function chartCard(c) {

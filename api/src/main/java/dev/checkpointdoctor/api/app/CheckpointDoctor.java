@@ -137,8 +137,12 @@ public final class CheckpointDoctor implements AutoCloseable {
     }
     long timer = vertx.setPeriodic(settings.snapshotInterval().toMillis(),
         id -> vertx.executeBlocking(() -> snapshotLogged(snapshots, d), false));
-    String base = Listener.scheme(settings) + "://" + settings.host() + ":" + server.port();
-    logger.info("Checkpoint Doctor listening on " + base + " (web UI " + base + "/ui/, "
+    String scheme = Listener.scheme(settings);
+    String base = scheme + "://" + settings.host() + ":" + server.port();
+    // Bound to every address, the UI is reached under the machine's name, not 0.0.0.0.
+    String reach = settings.alerting().externalUrl() != null ? settings.alerting().externalUrl()
+        : defaultExternalUrl(settings.host(), server.port()).replaceFirst("^http:", scheme + ":");
+    logger.info("Checkpoint Doctor listening on " + base + " (web UI " + reach + "/ui/, "
         + "remote-write /api/v1/write, API /api/v1, metrics /metrics); loaded "
         + loaded.description() + "; snapshots every "
         + PromDuration.format(settings.snapshotInterval()) + " to " + snapshots.file()
@@ -218,9 +222,10 @@ public final class CheckpointDoctor implements AutoCloseable {
     DetectorState state = detector.snapshot();
     long bytes = snapshots.save(state);
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    logger.info(String.format(java.util.Locale.ROOT, "stopped; saved %d baselines of %d jobs, "
+    int jobs = state.lastSeenMs().size();
+    logger.info(String.format(java.util.Locale.ROOT, "stopped; saved %d baselines of %d job%s, "
             + "%d open and %d resolved anomalies (%,d bytes) to %s", state.trackers().size(),
-        state.lastSeenMs().size(), state.trackers().stream()
+        jobs, jobs == 1 ? "" : "s", state.trackers().stream()
             .filter(t -> t.openAnomaly() != null).count(), state.resolved().size(), bytes,
         snapshots.file()));
   }

@@ -130,7 +130,7 @@ class WebUiIT {
     assertThat(extra.get("severity")).isEqualTo(diagnosis.getString("severity"));
     assertThat(extra.get("healthyProgress")).isEqualTo(false);
     assertThat((String) extra.get("unjoined")).startsWith("2 node_exporter or cAdvisor samples "
-        + "matched no job's TaskManagers").contains("--host-alias FLINK_HOST=NODE");
+        + "lately matched no job's TaskManagers").contains("--host-alias FLINK_HOST=NODE");
     assertThat(browser.script(jobOrder())).isEqualTo(List.of(SICK, HEALTHY, YOUNG));
     browser.script("document.querySelector('th[data-sort=job]').click()");
     assertThat(browser.script(jobOrder())).isEqualTo(List.of(YOUNG, SICK, HEALTHY));
@@ -267,11 +267,14 @@ class WebUiIT {
         const svg = document.querySelector('svg.chart[data-signal=checkpoint_duration]');
         return [svg.querySelector('line.at-marker').x1.baseVal.value,
           svg.querySelector('rect.anomaly-period').getBBox().x,
-          document.querySelector('#diagnosis a.runbook').href];
+          document.querySelector('#diagnosis a.runbook').href,
+          (Date.parse(svg.dataset.to) - Date.parse(svg.dataset.from)) / 60000];
         """);
     assertThat(((Number) marker.get(0)).doubleValue())
         .isCloseTo(((Number) marker.get(1)).doubleValue(), within(0.5));
     assertThat(marker.get(2)).isEqualTo(alert.annotations().get("runbook_url"));
+    // The 6 h window around the anomaly shows the 2.5 h of data there is, not empty hours.
+    assertThat(((Number) marker.get(3)).doubleValue()).isBetween(150.0, 153.0);
 
     browser.script("document.querySelector('#diagnosis a.runbook').click()");
     Await.until("the runbook page", WAIT, () -> browser.script(

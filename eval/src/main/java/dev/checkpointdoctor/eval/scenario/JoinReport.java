@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Which node_exporter and cAdvisor series of a replay joined no job, and the {@code --host-alias}
@@ -24,6 +25,9 @@ import java.util.TreeSet;
  * told, and its diagnosis then differs from the live one.
  */
 final class JoinReport {
+  /** Devices the detector ignores (RAM disks, loop devices …), as it does. */
+  private static final Pattern SKIPPED_DEVICE = Pattern.compile("^(ram|loop|fd|zram|sr)\\d*");
+
   private final SignalCatalog catalog;
   /** Node name to its disks, from node_exporter series. */
   private final Map<String, Set<String>> nodes = new TreeMap<>();
@@ -47,9 +51,9 @@ final class JoinReport {
         String node = nonEmpty(labels.get("node"));
         node = node != null ? node : nonEmpty(labels.get("nodename"));
         node = node != null ? node : instanceHost(labels.get("instance"));
-        if (node != null) {
-          nodes.computeIfAbsent(node, k -> new TreeSet<>())
-              .add(labels.getOrDefault("device", ""));
+        String device = labels.getOrDefault("device", "");
+        if (node != null && !SKIPPED_DEVICE.matcher(device).lookingAt()) {
+          nodes.computeIfAbsent(node, k -> new TreeSet<>()).add(device);
         }
       }
       case CONTAINER -> {

@@ -21,10 +21,11 @@ public final class Progress {
     this.err = err;
   }
 
-  /** Always printed. */
+  /** Always printed; the next {@link #tick} line comes a few seconds after it. */
   public void say(String message) {
     err.println(tool + ": " + message);
     err.flush();
+    nextNanos = System.nanoTime() + EVERY_NANOS;
   }
 
   /** Printed when a few seconds have passed since the last line; cheap to call often. */

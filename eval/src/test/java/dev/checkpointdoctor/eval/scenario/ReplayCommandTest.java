@@ -69,7 +69,8 @@ class ReplayCommandTest {
     // The disks of node 127.0.0.1 reached no job: the Flink scrape calls its host minicluster.
     assertThat(plain.out()).containsPattern("joins: [0-9,]+ node_exporter/cAdvisor samples "
         + "joined no job")
-        .contains("  node 127.0.0.1 (disks ", "no TaskManager's host label is \"127.0.0.1\"",
+        .contains("  node 127.0.0.1 (disks labvol0, vda): no TaskManager's host label is "
+            + "\"127.0.0.1\"",
             "Flink TaskManager hosts in the recording: minicluster",
             "replay again: --host-alias minicluster=127.0.0.1");
     // Anomaly lines carry the signal's unit (counts and flags are plain numbers).
