@@ -10,6 +10,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 /** Turns a job's diagnosis into the Alertmanager alert that announces it. */
@@ -18,11 +19,23 @@ public final class AlertMapper {
 
   private final String externalUrl;
   private final Duration resendInterval;
+  private final ToLongFunction<Diagnosis> troubleStart;
 
+  /** Links the job page at the time the diagnosis began. */
   public AlertMapper(String externalUrl, Duration resendInterval) {
+    this(externalUrl, resendInterval, Diagnosis::sinceMs);
+  }
+
+  /**
+   * @param troubleStart when the job's trouble began (its earliest open anomaly's start): the
+   *     time the alert's job page is centred on
+   */
+  public AlertMapper(String externalUrl, Duration resendInterval,
+      ToLongFunction<Diagnosis> troubleStart) {
     this.externalUrl = externalUrl.endsWith("/")
         ? externalUrl.substring(0, externalUrl.length() - 1) : externalUrl;
     this.resendInterval = resendInterval;
+    this.troubleStart = troubleStart;
   }
 
   /**
@@ -47,7 +60,7 @@ public final class AlertMapper {
     Instant since = Instant.ofEpochMilli(d.sinceMs());
     Instant startsAt = (since.isAfter(now) ? now : since).truncatedTo(ChronoUnit.MILLIS);
     return new Alert(labels, annotations, startsAt, endsAtWhileFiring(now),
-        generatorUrl(d.job()));
+        generatorUrl(d.job(), troubleStart.applyAsLong(d)));
   }
 
   /** The same alert ended now; Alertmanager then notifies receivers with send_resolved. */
@@ -65,12 +78,15 @@ public final class AlertMapper {
     return now.plus(resendInterval.multipliedBy(4)).truncatedTo(ChronoUnit.MILLIS);
   }
 
-  public String generatorUrl(String job) {
-    return externalUrl + "/api/v1/jobs/" + pathSegment(job);
+  /** The job's page in the web UI, its charts centred on {@code atMs} (event time). */
+  public String generatorUrl(String job, long atMs) {
+    return externalUrl + "/ui/job.html?job=" + queryValue(job) + "&at="
+        + queryValue(Instant.ofEpochMilli(atMs).toString());
   }
 
+  /** The cause's runbook as a web page (rendered from docs/causes/CAUSE.md). */
   public String runbookUrl(String cause) {
-    return externalUrl + "/docs/causes/" + pathSegment(cause) + ".md";
+    return externalUrl + "/docs/causes/" + pathSegment(cause) + ".html";
   }
 
   static String summary(Diagnosis d) {
@@ -87,6 +103,10 @@ public final class AlertMapper {
     }
     return String.format(Locale.ROOT, "Flink job %s: %s (%s); %s.", d.job(), urgency,
         d.signal() == null ? "unknown signal" : d.signal(), cause);
+  }
+
+  private static String queryValue(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
   }
 
   private static String pathSegment(String s) {

@@ -14,6 +14,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -35,6 +36,7 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
   private final Clock clock;
   private final Duration resendInterval;
   private final Function<String, Optional<Diagnosis>> currentDiagnosis;
+  private final ToLongFunction<Diagnosis> troubleStart;
   private final ServiceMetrics metrics;
   private final List<AlertmanagerTarget> targets = new ArrayList<>();
   private final Thread loop;
@@ -46,6 +48,17 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
    */
   public AlertNotifier(AlertingSettings settings, Clock clock,
       Function<String, Optional<Diagnosis>> currentDiagnosis, ServiceMetrics metrics) {
+    this(settings, clock, currentDiagnosis, Diagnosis::sinceMs, metrics);
+  }
+
+  /**
+   * @param troubleStart when a diagnosed job's trouble began (its earliest open anomaly), for
+   *     the alert's link; read on this notifier's thread like {@code currentDiagnosis}
+   */
+  public AlertNotifier(AlertingSettings settings, Clock clock,
+      Function<String, Optional<Diagnosis>> currentDiagnosis,
+      ToLongFunction<Diagnosis> troubleStart, ServiceMetrics metrics) {
+    this.troubleStart = troubleStart;
     this.clock = clock;
     this.resendInterval = settings.resendInterval();
     this.currentDiagnosis = currentDiagnosis;
@@ -67,7 +80,7 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
    * server actually bound, while changes must already be queued from the first sample on.
    */
   public void start(String externalUrl) {
-    book = new AlertBook(new AlertMapper(externalUrl, resendInterval));
+    book = new AlertBook(new AlertMapper(externalUrl, resendInterval, troubleStart));
     loop.start();
   }
 

@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.api.http;
 
+import dev.checkpointdoctor.api.alerting.Severity;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
@@ -30,7 +31,11 @@ final class JsonViews {
         .put("status", j.status())
         .put("signals", new JsonArray(j.signals()))
         .put("openAnomalies", j.openAnomalies())
-        .put("lastSeen", time(j.lastSeenMs()));
+        .put("lastSeen", time(j.lastSeenMs()))
+        .put("baselinesReady", j.baselinesReady())
+        .put("baselinesTotal", j.baselinesTotal())
+        .put("checkpointsUntilReady", j.checkpointsUntilReady())
+        .put("readyAt", time(j.readyAtMs()));
   }
 
   static JsonObject baseline(BaselineSummary b) {
@@ -61,6 +66,7 @@ final class JsonViews {
         .put("job", a.job())
         .put("signal", a.signal().id())
         .put("scope", a.scope())
+        .put("unit", a.signal().unit())
         .put("state", a.state())
         .put("startedAt", time(a.startedAtMs()))
         .put("endedAt", a.open() ? null : time(a.endedAtMs()))
@@ -82,12 +88,14 @@ final class JsonViews {
         .put("cause", d.cause())
         .put("confidence", d.confidence())
         .put("since", time(d.sinceMs()))
+        .put("severity", Severity.of(d).label())
         .put("signal", d.signal())
         .put("checkpointsFailing", d.checkpointsFailing())
         .put("hoursToTimeout", d.hoursToTimeout())
         .put("evidence", cause(top).getJsonArray("evidence"))
         .put("remedy", top.remedy())
         .put("docs", top.docsUrl())
+        .put("runbook", runbook(top.docsUrl()))
         .put("causes", ranked);
   }
 
@@ -106,6 +114,22 @@ final class JsonViews {
         .put("confidence", c.confidence())
         .put("evidence", evidence)
         .put("remedy", c.remedy())
-        .put("docs", c.docsUrl());
+        .put("docs", c.docsUrl())
+        .put("runbook", runbook(c.docsUrl()));
+  }
+
+  /**
+   * Where a browser reads a cause's runbook: a page of the repository's docs/ is served by this
+   * service as HTML ({@code docs/causes/x.md} is {@code /docs/causes/x.html}); a web address is
+   * kept as it is.
+   */
+  static String runbook(String docs) {
+    if (docs == null || docs.isEmpty()) {
+      return null;
+    }
+    if (docs.startsWith("docs/") && docs.endsWith(".md")) {
+      return "/" + docs.substring(0, docs.length() - ".md".length()) + ".html";
+    }
+    return docs.startsWith("http://") || docs.startsWith("https://") ? docs : null;
   }
 }

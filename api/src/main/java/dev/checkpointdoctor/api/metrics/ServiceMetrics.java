@@ -153,6 +153,24 @@ public final class ServiceMetrics {
         .callback(cb -> cb.call(queuedSamples.getAsLong())).register(registry);
   }
 
+  /**
+   * Registers the snapshot counters: saves that succeeded and failed, and when the last one
+   * succeeded (0 before the first).
+   */
+  public void bindSnapshots(LongSupplier saved, LongSupplier failed,
+      LongSupplier lastSuccessEpochMs) {
+    CounterWithCallback.builder().name(PREFIX + "snapshots_written")
+        .help("State snapshots written to --data-dir.")
+        .callback(cb -> cb.call(saved.getAsLong())).register(registry);
+    CounterWithCallback.builder().name(PREFIX + "snapshot_failures")
+        .help("State snapshots that could not be written (while the last one failed, /readyz "
+            + "answers 503).")
+        .callback(cb -> cb.call(failed.getAsLong())).register(registry);
+    GaugeWithCallback.builder().name(PREFIX + "snapshot_last_success_timestamp_seconds")
+        .help("When the last snapshot was written (Unix time; 0 before the first).")
+        .callback(cb -> cb.call(lastSuccessEpochMs.getAsLong() / 1000.0)).register(registry);
+  }
+
   public void request(String route, int code) {
     requests.labelValues(route, Integer.toString(code)).inc();
   }

@@ -241,14 +241,13 @@ final class SignalBook {
     List<JobSummary> out = new ArrayList<>();
     for (Job j : jobs.values()) {
       TreeSet<String> signals = new TreeSet<>();
-      boolean anyReady = false;
+      LearningProgress progress = new LearningProgress(settings.minObservations());
       for (Map.Entry<Key, Entry> e : j.entries.entrySet()) {
         signals.add(e.getKey().signal.id());
-        anyReady |= "ready".equals(e.getValue().tracker.view().state());
+        progress.add(e.getKey().signal, e.getKey().scope, e.getValue().tracker.view(),
+            e.getValue().history);
       }
-      int open = j.openCount();
-      String status = open > 0 ? "anomalous" : anyReady ? "ok" : "learning";
-      out.add(new JobSummary(j.name, status, List.copyOf(signals), open, j.lastSeenMs));
+      out.add(progress.summary(j.name, List.copyOf(signals), j.openCount(), j.lastSeenMs));
     }
     return out;
   }

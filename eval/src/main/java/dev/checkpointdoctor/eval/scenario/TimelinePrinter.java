@@ -19,10 +19,12 @@ final class TimelinePrinter {
       case ANOMALY_OPENED, ANOMALY_RESOLVED -> {
         Anomaly a = e.anomaly();
         boolean opened = e.kind() == TimelineEvent.Kind.ANOMALY_OPENED;
+        String unit = a.signal().unit();
         out.printf(Locale.ROOT, "%s  anomaly %s #%d job=%s signal=%s scope=%s observed=%s "
                 + "expected=%s band=[%s, %s]%s%n", at, opened ? "opened  " : "resolved", a.id(),
-            a.job(), a.signal().id(), a.scope(), num(a.observed()), num(a.expected()),
-            num(a.lower()), num(a.upper()),
+            a.job(), a.signal().id(), a.scope(), Units.format(a.observed(), unit),
+            Units.format(a.expected(), unit), Units.format(a.lower(), unit),
+            Units.format(a.upper(), unit),
             opened ? " started=" + Instant.ofEpochMilli(a.startedAtMs()) : "");
       }
       case DIAGNOSIS_CHANGED -> {
@@ -52,15 +54,5 @@ final class TimelinePrinter {
       }
       default -> { }
     }
-  }
-
-  static String num(double v) {
-    if (Double.isNaN(v)) {
-      return "NaN";
-    }
-    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-      return Long.toString((long) v);
-    }
-    return String.format(Locale.ROOT, "%.4g", v);
   }
 }
