@@ -193,8 +193,12 @@ final class CorpusPlanner {
         d.backend = Backend.ROCKSDB;
         d.volume = j % 2 == 0 ? DiskVolume.Kind.NVME : DiskVolume.Kind.GP3;
         d.provisionedIops = Noise.uniform(d.rng, 6000, 12000);
-        // a heavy writer: compaction already busy at the peak
+        // a heavy writer (MBs per second per instance): compaction already busy at the peak,
+        // and L0 fills within hours once it falls behind
         d.compactionMargin = Noise.uniform(d.rng, 1.6, 3.0);
+        d.recordsPerSecond = Math.max(d.recordsPerSecond, Noise.logUniform(d.rng, 20_000,
+            150_000));
+        d.writeBytesPerRecord = Noise.logUniform(d.rng, 200, 800);
         d.layout = new Layout.Kind[] {Layout.Kind.BARE_METAL_FQDN, Layout.Kind.K8S_NATIVE,
             Layout.Kind.BARE_METAL_IP, Layout.Kind.K8S_HOSTNET}[j];
         d.peakCpuShare = Noise.uniform(d.rng, 0.3, 0.4);

@@ -12,7 +12,8 @@ final class Descriptions {
         d.version.id, d.layout.name().toLowerCase(Locale.ROOT), d.backend.name().toLowerCase(
             Locale.ROOT), d.parallelism, d.taskManagers);
     if (d.faults.isEmpty()) {
-      return job + ": healthy control (" + d.control.replace('_', ' ') + ").";
+      return job + (d.control == null ? ": healthy."
+          : ": healthy control (" + d.control.replace('_', ' ') + ").");
     }
     StringBuilder b = new StringBuilder(job).append(": ").append(fault(d.faults.get(0)));
     if (d.faults.size() > 1) {

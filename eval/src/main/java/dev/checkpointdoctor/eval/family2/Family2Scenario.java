@@ -29,6 +29,11 @@ final class Family2Scenario implements GeneratedScenario {
     return draft.name;
   }
 
+  /** The Flink job_name, known without building it. */
+  String jobName() {
+    return draft.jobName;
+  }
+
   JobPlan plan() {
     resolve();
     return plan;
@@ -84,7 +89,8 @@ final class Family2Scenario implements GeneratedScenario {
    * with it), at most four times.
    */
   private void placeDemandRise(JobPlan planned, FaultPlan primary) {
-    long target = primary.startMs();
+    // aim a little after the planned start: within the tolerance, never before it
+    long target = primary.startMs() + 12 * 60_000L;
     long earliest = planned.startMs() + 3_600_000L;
     JobPhysics probe = new JobPhysics(planned);
     long rise = Math.max(earliest, target - probe.sizing.drainEstimateMs(primary.severity())
@@ -100,7 +106,7 @@ final class Family2Scenario implements GeneratedScenario {
       candidate = withPrimaryStart(planned, rise);
       exhausted = creditsRunOut(candidate);
     }
-    long faultLength = planned.endMs() - target;
+    long faultLength = planned.endMs() - primary.startMs();
     plan = new JobPlan(candidate.name(), candidate.jobName(), candidate.expected(),
         candidate.control(), candidate.seed(), candidate.startMs(), exhausted + faultLength,
         candidate.cluster(), candidate.workload(), candidate.checkpointing(), candidate.scrape(),

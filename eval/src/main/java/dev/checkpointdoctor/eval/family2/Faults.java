@@ -52,6 +52,8 @@ final class Faults {
   double loadFactor;
   double bottleneckCapacity;
   double cpuCostFactor;
+  /** CPU wanted outside the task threads, as a share of the container's limit. */
+  double extraCpuShare;
   double extraDiskIops;
   double extraReadFraction;
   double writeFactor;
@@ -74,6 +76,7 @@ final class Faults {
     loadFactor = 1;
     bottleneckCapacity = 1;
     cpuCostFactor = 1;
+    extraCpuShare = 0;
     extraDiskIops = 0;
     extraReadFraction = 0;
     writeFactor = 1;
@@ -107,7 +110,8 @@ final class Faults {
    * to drain the credit bucket within a few hours.
    */
   static double diskExtraIops(double baselineIops, double severity) {
-    return Math.max(baselineIops * (1.2 + 3 * severity), 600 + 1400 * severity);
+    // stays under the 3,000 IOPS burst with the job's own demand: served until the credits go
+    return Math.min(2300, Math.max(baselineIops * (1.2 + 3 * severity), 600 + 1400 * severity));
   }
 
   private void apply(FaultPlan f, double s) {
@@ -144,7 +148,7 @@ final class Faults {
         }
       }
       case GC -> liveOccupancyTarget = Math.max(liveOccupancyTarget,
-          cal.liveOccupancy() + s * (0.86 + 0.08 * sev - cal.liveOccupancy()));
+          cal.liveOccupancy() + s * (0.88 + 0.07 * sev - cal.liveOccupancy()));
       case STORAGE -> {
         // a slow store is slow per request and per byte; one of the two dominates
         switch (f.variant()) {
@@ -181,8 +185,14 @@ final class Faults {
           double load = Math.min(2.2, factor);
           loadFactor *= 1 + s * (load - 1);
           cpuCostFactor *= 1 + s * (Math.min(3, factor / load) - 1);
+          // more records also means more network, serialisation and allocation work in the
+          // threads around the tasks
+          extraCpuShare += s * Math.max(0.2, (target - cal.peakCpuShare() * 0.85) * 0.5);
         } else {
-          cpuCostFactor *= 1 + s * (Math.min(3, factor) - 1);
+          // CPU spent outside the task threads (TLS on the data plane, network compression,
+          // a costlier serializer in the I/O threads): the whole container wants more
+          extraCpuShare += s * Math.max(0.3, target - cal.peakCpuShare() * 0.85);
+          cpuCostFactor *= 1 + s * 0.3;
         }
       }
       default -> { }

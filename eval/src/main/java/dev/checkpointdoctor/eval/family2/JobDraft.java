@@ -194,7 +194,18 @@ final class JobDraft {
         }
         continue;
       }
-      if (volume == DiskVolume.Kind.GP2 && volumeGiB <= 0) {
+      if (expected.equals(Faults.DISK) && pilot.dataVolumeIops() > 600 && attempt < 3) {
+        // a burst-credit case needs headroom under the 3,000 IOPS burst for the extra demand
+        writeBytesPerRecord *= 500 / pilot.dataVolumeIops();
+        continue;
+      }
+      if (volume == DiskVolume.Kind.GP2 && volumeGiB <= 0 && expected.equals(Faults.DISK)) {
+        // a small volume sized close to the job's own need: its baseline is well below the burst
+        double baseline = pilot.dataVolumeIops() * (1 + dailyAmplitude)
+            * Noise.uniform(rng, 1.2, 1.6);
+        volumeGiB = Math.round(Math.min(333, Math.max(50, Math.max(baseline / 3,
+            3 * stateBytes / nodes / 1073741824.0))));
+      } else if (volume == DiskVolume.Kind.GP2 && volumeGiB <= 0) {
         // sized for the I/O it was measured to need, with a margin (bursting at peaks), and
         // for the space the state takes; never so big that the baseline reaches the burst
         double forIops = pilot.dataVolumeIops() * (1 + dailyAmplitude)

@@ -220,8 +220,10 @@ final class JobPhysics {
             }
             RocksInstance r = d.rocks[v][i];
             double w = d.recordsIn[v][i] * sizing.writeBytesPerRecord * faults.writeFactor;
-            writeBps += r.wantedWriteBytes(w);
-            readBps += r.wantedReadBytes(w);
+            // compactions come in jobs of whole files: the I/O of one tick is lumpy
+            double lumps = Math.exp(0.3 * rng.nextGaussian() - 0.045);
+            writeBps += r.wantedWriteBytes(w) * lumps;
+            readBps += r.wantedReadBytes(w) * lumps;
             pointReads += d.recordsIn[v][i] * sizing.cacheMissRatio;
           }
         }
@@ -294,6 +296,7 @@ final class JobPhysics {
       }
       wanted += d.jvms.get(k).gcMsPerSecond / 1000 * 2;
       wanted += coordinator.inProgress() ? 0.15 : 0;
+      wanted += faults.extraCpuShare * d.cfs.get(k).quotaCores;
       d.cfs.get(k).step(wanted, TICK_S);
     }
   }

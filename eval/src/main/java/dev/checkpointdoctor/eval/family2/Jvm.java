@@ -56,7 +56,7 @@ final class Jvm {
         * (1 + 3 * Math.max(0, o - 0.55)) / Math.max(0.2, cpuFactor);
     double young = Math.min(400, youngPerSecond * pauseMs);
     double pressure = Math.max(0, o - 0.5);
-    double old = 1000 * 0.1 * pressure * pressure / (1 - o + 0.03) / Math.max(0.3, cpuFactor);
+    double old = 1000 * 0.15 * pressure * pressure / (1 - o + 0.03) / Math.max(0.3, cpuFactor);
     double full = o > 0.92 ? 1000 * 0.25 * (o - 0.92) / 0.08 : 0;
     // a full collection happens or not in a given tick: lumpy, as in a real log
     double fullTick = full > 0 && rng.nextDouble() < Math.min(1, full / 300) ? 300 : 0;
