@@ -3,7 +3,6 @@ package dev.checkpointdoctor.eval.family2;
 import dev.checkpointdoctor.eval.family2.JobGraph.Role;
 import dev.checkpointdoctor.eval.family2.JobGraph.Vertex;
 import dev.checkpointdoctor.eval.family2.JobPlan.Backend;
-import dev.checkpointdoctor.eval.family2.JobPlan.Lifecycle;
 import java.time.DayOfWeek;
 import java.time.Instant;
 import java.time.ZoneOffset;

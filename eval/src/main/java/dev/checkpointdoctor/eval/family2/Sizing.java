@@ -20,7 +20,6 @@ final class Sizing {
   final double[][] subtaskCost;
   final int keyedVertex;
   final int bottleneckVertex;
-  final int cpuHeavyVertex;
   final double peakLoad;
   final double lowLoad;
   final double writeBytesPerRecord;
@@ -51,14 +50,12 @@ final class Sizing {
     intensity = new double[vertices];
     subtaskCost = new double[vertices][MAX_SUBTASKS];
     double maxWeight = 0;
-    int heavy = 0;
     int keyed = -1;
     int stateful = 0;
     for (int v = 0; v < vertices; v++) {
       Vertex vx = graph.get(v);
       if (vx.cpuWeight() > maxWeight) {
         maxWeight = vx.cpuWeight();
-        heavy = v;
       }
       if (vx.stateful() && keyed < 0) {
         keyed = v;
@@ -67,7 +64,6 @@ final class Sizing {
         stateful++;
       }
     }
-    cpuHeavyVertex = heavy;
     keyedVertex = keyed;
     int lookup = -1;
     for (int v = 0; v < vertices; v++) {
