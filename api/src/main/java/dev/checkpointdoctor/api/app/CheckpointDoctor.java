@@ -1,6 +1,8 @@
 package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.alerting.AlertNotifier;
+import dev.checkpointdoctor.api.bootstrap.Bootstrap;
+import dev.checkpointdoctor.api.bootstrap.HistoryFilter;
 import dev.checkpointdoctor.api.history.InfluxHistory;
 import dev.checkpointdoctor.api.http.HttpService;
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
@@ -42,11 +44,12 @@ public final class CheckpointDoctor implements AutoCloseable {
   private final long snapshotTimer;
   private final AlertNotifier alerts;
   private final InfluxHistory history;
+  private final Bootstrap bootstrap;
   private volatile boolean stopped;
 
   private CheckpointDoctor(ServiceSettings settings, SnapshotStore snapshots, Detector detector,
       DetectorWorker worker, SeriesFeed seriesFeed, Vertx vertx, Listeners server,
-      long snapshotTimer, AlertNotifier alerts, InfluxHistory history) {
+      long snapshotTimer, AlertNotifier alerts, InfluxHistory history, Bootstrap bootstrap) {
     this.settings = settings;
     this.snapshots = snapshots;
     this.detector = detector;
@@ -57,6 +60,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     this.snapshotTimer = snapshotTimer;
     this.alerts = alerts;
     this.history = history;
+    this.bootstrap = bootstrap;
   }
 
   public static CheckpointDoctor start(ServiceSettings settings, Clock clock) throws Exception {
@@ -83,11 +87,20 @@ public final class CheckpointDoctor implements AutoCloseable {
     metrics.bindDetector(detector, worker::queuedSamples);
     metrics.bindSnapshots(snapshots::savedCount, snapshots::failedCount,
         snapshots::lastSuccessMs);
+    Bootstrap bootstrap = null;
+    java.util.Set<String> restoredJobs = new java.util.TreeSet<>();
+    detector.jobs().forEach(j -> restoredJobs.add(j.job()));
+    if (settings.bootstrap() != null) {
+      bootstrap = new Bootstrap(settings.bootstrap(), settings.detector(), catalog, clock, worker,
+          metrics, restoredJobs, seriesFeed::busy);
+      metrics.bindBootstrap(bootstrap, Bootstrap.problemReasons());
+    }
     InfluxHistory history = null;
     if (settings.influx() != null) {
       history = new InfluxHistory(settings.influx(), metrics, Duration.ofSeconds(1),
           InfluxHistory.BUFFER_POINTS);
-      detector.addListener(history);
+      detector.addListener(bootstrap == null ? history
+          : HistoryFilter.liveOnly(history, detector));
     }
     AlertNotifier alerts = null;
     if (settings.alerting().enabled()) {
@@ -95,20 +108,36 @@ public final class CheckpointDoctor implements AutoCloseable {
       alerts = new AlertNotifier(settings.alerting(), clock, source::diagnosis,
           d -> source.anomalies(d.job(), true, Long.MIN_VALUE).stream()
               .mapToLong(Anomaly::startedAtMs).min().orElse(d.sinceMs()), metrics);
+      java.util.Set<String> announced = new java.util.HashSet<>();
       for (JobSummary job : detector.jobs()) {
-        detector.diagnosis(job.job()).ifPresent(alerts::restored);
+        java.util.Optional<dev.checkpointdoctor.detector.model.Diagnosis> d =
+            detector.diagnosis(job.job());
+        if (d.isPresent()) {
+          alerts.restored(d.get());
+          announced.add(job.job());
+        }
       }
-      detector.addListener(alerts);
+      detector.addListener(bootstrap == null ? alerts
+          : HistoryFilter.liveAlerts(alerts, detector, announced));
     }
     Vertx vertx = Vertx.vertx();
     DecodeLimits limits = settings.limits().decodeLimits(settings.maxBodyBytes(),
         settings.maxDecompressedBytes());
     Listeners server;
+    Bootstrap b = bootstrap;
+    if (bootstrap != null) {
+      bootstrap.start(); // holds live samples from the first one on
+    }
     try {
       server = Listeners.listen(vertx, Listener.options(settings),
           HttpService.router(vertx, detector, worker, metrics, limits, catalog, series,
-              snapshots::problem, Listener.policy(settings, clock)), Listeners.defaultCount());
+              snapshots::problem, b == null ? () -> null : b::progress,
+              b == null ? () -> false : b::blocksReadiness, Listener.policy(settings, clock)),
+          Listeners.defaultCount());
     } catch (Exception e) {
+      if (bootstrap != null) {
+        bootstrap.close();
+      }
       worker.close();
       seriesFeed.close();
       if (alerts != null) {
@@ -147,9 +176,12 @@ public final class CheckpointDoctor implements AutoCloseable {
         + loaded.description() + "; snapshots every "
         + PromDuration.format(settings.snapshotInterval()) + " to " + snapshots.file()
         + "; baselines ready after " + settings.detector().minObservations()
-        + " observations (--min-observations)");
+        + " observations (--min-observations)" + (bootstrap == null ? ""
+            : "; learning from " + PromDuration.format(settings.bootstrap().window())
+                + " of history at " + settings.bootstrap().url()
+                + (settings.bootstrap().blocksReadiness() ? " (/readyz 503 until done)" : "")));
     return new CheckpointDoctor(settings, snapshots, detector, worker, seriesFeed, vertx, server,
-        timer, alerts, history);
+        timer, alerts, history, bootstrap);
   }
 
   /**
@@ -199,6 +231,11 @@ public final class CheckpointDoctor implements AutoCloseable {
     return worker;
   }
 
+  /** The bootstrap from history, or null without --bootstrap-url. */
+  public Bootstrap bootstrap() {
+    return bootstrap;
+  }
+
   public ServiceSettings settings() {
     return settings;
   }
@@ -211,6 +248,9 @@ public final class CheckpointDoctor implements AutoCloseable {
     stopped = true;
     vertx.cancelTimer(snapshotTimer);
     server.close();
+    if (bootstrap != null) {
+      bootstrap.close(); // releases held live samples into the worker before it drains
+    }
     worker.close();
     seriesFeed.close();
     if (alerts != null) {

@@ -41,6 +41,8 @@ final class SignalBook {
   private final java.util.Set<Job> touched = new java.util.LinkedHashSet<>();
   private final Deque<Anomaly> resolved = new ArrayDeque<>();
   private long nextAnomalyId = 1;
+  /** Set while the detector reads history: baselines note when they first learned from it. */
+  private boolean readingHistory;
   private int entryCount;
   private int openCount;
 
@@ -74,6 +76,9 @@ final class SignalBook {
       job.historyIndex = null;
     }
     entry.history.add(o.timestampMs(), o.value());
+    if (readingHistory && entry.historySinceMs == Long.MIN_VALUE) {
+      entry.historySinceMs = o.timestampMs();
+    }
     if (o.join() != null) {
       entry.join = o.join();
     }
@@ -171,6 +176,10 @@ final class SignalBook {
     touched.clear();
   }
 
+  void readingHistory(boolean on) {
+    readingHistory = on;
+  }
+
   Diagnosis diagnosis(String jobName) {
     Job j = jobs.get(jobName);
     return j == null ? null : j.diagnosis;
@@ -264,7 +273,7 @@ final class SignalBook {
           BaselineView v = e.getValue().tracker.view();
           out.add(new BaselineSummary(j.name, e.getKey().signal, e.getKey().scope, v.state(),
               v.expected(), v.lower(), v.upper(), v.observations(), v.lastTimestampMs(),
-              v.lastObserved(), e.getValue().join));
+              v.lastObserved(), e.getValue().join, e.getValue().historySinceMs));
         });
     return out;
   }
@@ -364,6 +373,8 @@ final class SignalBook {
     String join;
     /** Not snapshotted: rebuilt from new observations after a restore. */
     RecentHistory history;
+    /** First observation learned from history; not snapshotted (a restart shows live only). */
+    long historySinceMs = Long.MIN_VALUE;
 
     private Entry(Job job, Key key, SignalTracker tracker) {
       this.job = job;
