@@ -91,8 +91,8 @@ public final class CheckpointDoctor implements AutoCloseable {
     java.util.Set<String> restoredJobs = new java.util.TreeSet<>();
     detector.jobs().forEach(j -> restoredJobs.add(j.job()));
     if (settings.bootstrap() != null) {
-      bootstrap = new Bootstrap(settings.bootstrap(), settings.detector(), catalog, clock, worker,
-          metrics, restoredJobs, seriesFeed::busy);
+      bootstrap = new Bootstrap(settings.bootstrap(), settings.detector(), catalog, clock,
+          detector, worker, metrics, restoredJobs, seriesFeed::busy);
       metrics.bindBootstrap(bootstrap, Bootstrap.problemReasons());
     }
     InfluxHistory history = null;

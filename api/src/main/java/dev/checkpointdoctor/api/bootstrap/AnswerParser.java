@@ -112,9 +112,50 @@ final class AnswerParser {
       return p.getLongValue() * 1000;
     }
     if (ts == JsonToken.VALUE_NUMBER_FLOAT) {
-      return Math.round(p.getDoubleValue() * 1000);
+      long ms = millis(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+      return ms != Long.MIN_VALUE ? ms : Math.round(p.getDoubleValue() * 1000);
     }
     throw new Problem.Failure(Problem.BAD_RESPONSE, "a point without a timestamp");
+  }
+
+  /**
+   * Seconds with a fraction ({@code 1700000000.123}) as milliseconds, rounded; Long.MIN_VALUE
+   * for any other shape (an exponent), which the caller parses the slow way. Every point of an
+   * answer has one, and parsing them as doubles was a third of the reading.
+   */
+  static long millis(char[] c, int off, int len) {
+    long whole = 0;
+    int i = off;
+    int end = off + len;
+    if (i == end) {
+      return Long.MIN_VALUE;
+    }
+    for (; i < end && c[i] != '.'; i++) {
+      char ch = c[i];
+      if (ch < '0' || ch > '9' || i - off > 15) {
+        return Long.MIN_VALUE;
+      }
+      whole = whole * 10 + (ch - '0');
+    }
+    long frac = 0;
+    int digits = 0;
+    boolean roundUp = false;
+    for (i++; i < end; i++) {
+      char ch = c[i];
+      if (ch < '0' || ch > '9') {
+        return Long.MIN_VALUE;
+      }
+      if (digits < 3) {
+        frac = frac * 10 + (ch - '0');
+        digits++;
+      } else if (digits++ == 3) {
+        roundUp = ch >= '5';
+      }
+    }
+    for (; digits < 3; digits++) {
+      frac *= 10;
+    }
+    return whole * 1000 + frac + (roundUp ? 1 : 0);
   }
 
   /** A list of strings ({@code /api/v1/label/NAME/values}). */

@@ -5,6 +5,7 @@ import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
+import dev.checkpointdoctor.detector.pipeline.Detector;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -67,6 +68,8 @@ public final class Bootstrap implements AutoCloseable, LiveHold.NewJobs,
   private final Map<String, Long> sharedCovered = new HashMap<>();
   private final Map<Problem, AtomicLong> problems = new EnumMap<>(Problem.class);
   private final Map<String, AtomicLong> jobStates = new ConcurrentHashMap<>();
+  /** Jobs whose hold was given up (the hold was full): they learn live, no history is read. */
+  private final Set<String> givenUp = ConcurrentHashMap.newKeySet();
   private final AtomicLong seriesRead = new AtomicLong();
   private final AtomicLong samplesRead = new AtomicLong();
   private final AtomicLong samplesFed = new AtomicLong();
@@ -85,8 +88,9 @@ public final class Bootstrap implements AutoCloseable, LiveHold.NewJobs,
    *     next slice waits, rather than history overflowing their queues
    */
   public Bootstrap(BootstrapSettings settings, DetectorSettings detectorSettings,
-      SignalCatalog catalog, Clock clock, DetectorWorker worker, ServiceMetrics metrics,
-      Collection<String> restoredJobs, BooleanSupplier downstreamBusy) throws Exception {
+      SignalCatalog catalog, Clock clock, Detector detector, DetectorWorker worker,
+      ServiceMetrics metrics, Collection<String> restoredJobs, BooleanSupplier downstreamBusy)
+      throws Exception {
     this.settings = settings;
     this.detectorSettings = detectorSettings;
     this.clock = clock;
@@ -101,7 +105,7 @@ public final class Bootstrap implements AutoCloseable, LiveHold.NewJobs,
     // Shared series (JVMs, disks, containers) are read only on a first start: later they feed
     // jobs whose baselines exist already, which must not see older samples after newer ones.
     this.readShared = restoredJobs.isEmpty();
-    this.hold = new LiveHold(settings.holdSamples(), restoredJobs, readShared, this);
+    this.hold = new LiveHold(settings.holdSamples(), restoredJobs, readShared, this, detector);
     known.addAll(restoredJobs);
     for (Problem p : Problem.values()) {
       problems.put(p, new AtomicLong());
@@ -240,6 +244,31 @@ public final class Bootstrap implements AutoCloseable, LiveHold.NewJobs,
   }
 
   @Override
+  public boolean tryGiveUp(String job, long capacity) {
+    synchronized (givenUp) {
+      if (job.equals(running)) {
+        return false;
+      }
+      givenUp.add(job);
+    }
+    report(Problem.HOLD_FULL, "more than " + capacity + " live samples waiting (raise "
+        + "--bootstrap-hold-samples); jobs still waiting for their turn learn live without "
+        + "history, one at a time as the hold fills", null);
+    return true;
+  }
+
+  /** Marks {@code job} as read now, unless its hold was given up already. */
+  private boolean claim(String job) {
+    synchronized (givenUp) {
+      if (givenUp.contains(job)) {
+        return false;
+      }
+      running = job;
+      return true;
+    }
+  }
+
+  @Override
   public void coveredByHistory(long samples) {
     metrics.dropped(ServiceMetrics.DropReason.IN_HISTORY, samples);
   }
@@ -328,11 +357,11 @@ public final class Bootstrap implements AutoCloseable, LiveHold.NewJobs,
   /** One job: plan, slices in time order, then its held live samples. */
   private void bootstrapJob(String job, boolean announce) throws InterruptedException {
     long started = System.nanoTime();
-    running = job;
     HistoryFeed feed = new HistoryFeed();
     String outcome = "live";
+    boolean claimed = claim(job);
     try {
-      if (!accepting() || closed) {
+      if (!claimed || !accepting() || closed) {
         return;
       }
       outcome = read(Target.job(selectors, job), feed) ? "done" : "failed";
@@ -361,7 +390,7 @@ public final class Bootstrap implements AutoCloseable, LiveHold.NewJobs,
     long end = clock.millis();
     Deque<CompletableFuture<Void>> inFlight = new ArrayDeque<>();
     try {
-      var plan = reader.plan(target, end - window.toMillis(), end);
+      var plan = reader.plan(target, window.toMillis(), end);
       if (plan.isEmpty()) {
         return true; // nothing in the last minutes: nothing alive to learn for
       }

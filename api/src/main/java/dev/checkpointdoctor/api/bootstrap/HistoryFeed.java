@@ -34,6 +34,11 @@ final class HistoryFeed {
   private int sliceNo;
 
   private static final class SeriesState {
+    /**
+     * The label set with interned strings, kept across slices: the detector keys the series by
+     * this very instance, so its lookup per sample hits by identity.
+     */
+    Labels labels;
     long lastTs = Long.MIN_VALUE;
     boolean present;
     int seenInSlice;
@@ -59,10 +64,12 @@ final class HistoryFeed {
         SeriesState st = series.get(l);
         if (st == null) {
           st = new SeriesState();
-          series.put(l, st);
+          st.labels = l.interned();
+          series.put(st.labels, st);
           note(l);
         }
         st.seenInSlice = sliceNo;
+        l = st.labels;
         String key = instanceKey(l);
         Integer k = targetIndex.get(key);
         if (k == null) {

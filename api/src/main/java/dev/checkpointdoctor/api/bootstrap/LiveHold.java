@@ -23,9 +23,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * from then on. Series without a job_name (TaskManager JVMs, disks, containers) are held
  * together at a first start, while they are read from history too.
  *
- * <p>Bounded: at most {@code capacity} samples in all holds; beyond, samples are dropped and
- * counted. Used on the detector thread only (the gate and the release tasks), except the
- * counters.
+ * <p>Bounded: at most {@code capacity} samples in all holds. When full, a job still waiting for
+ * its turn gives up its history: its held samples go to the detector at once and it learns live
+ * (the one with most held first); only when no waiting job is left (the one reading now, and the
+ * shared series at a first start) are samples dropped, and counted. Used on the detector thread
+ * only (the gate and the release tasks), except the counters.
  */
 final class LiveHold implements LiveSampleGate {
   /** Hold key of the series without a job_name. */
@@ -40,10 +42,17 @@ final class LiveHold implements LiveSampleGate {
 
     /** Held samples left out at release because history already had them. */
     void coveredByHistory(long samples);
+
+    /**
+     * The hold is full: this job learns live and its history is not read, unless it is being
+     * read already (then false).
+     */
+    boolean tryGiveUp(String job, long capacity);
   }
 
   private final long capacity;
   private final NewJobs newJobs;
+  private final Detector detector;
   private final Set<String> live = new HashSet<>();
   private final Map<String, Map<Labels, Buffer>> held = new HashMap<>();
   private boolean sharedHeld;
@@ -58,9 +67,11 @@ final class LiveHold implements LiveSampleGate {
    * @param holdShared whether series without a job_name are held until {@link #release} of
    *     {@link #SHARED}
    */
-  LiveHold(long capacity, Collection<String> liveJobs, boolean holdShared, NewJobs newJobs) {
+  LiveHold(long capacity, Collection<String> liveJobs, boolean holdShared, NewJobs newJobs,
+      Detector detector) {
     this.capacity = capacity;
     this.newJobs = newJobs;
+    this.detector = detector;
     this.live.addAll(liveJobs);
     this.sharedHeld = holdShared;
   }
@@ -89,6 +100,11 @@ final class LiveHold implements LiveSampleGate {
       }
     }
     int n = to - from;
+    while (heldSamples + n > capacity && giveUpOne()) {
+      if (job != null && live.contains(job)) {
+        return false; // it was this job: its samples go on live
+      }
+    }
     if (heldSamples + n > capacity) {
       int fits = (int) Math.max(0, capacity - heldSamples);
       droppedFull.addAndGet(n - fits);
@@ -101,6 +117,28 @@ final class LiveHold implements LiveSampleGate {
       heldGauge.set(heldSamples);
     }
     return true;
+  }
+
+  /** Releases the waiting job with most held samples; false when there is none. */
+  private boolean giveUpOne() {
+    List<Map.Entry<String, Long>> bySize = new ArrayList<>();
+    for (Map.Entry<String, Map<Labels, Buffer>> e : held.entrySet()) {
+      if (!e.getKey().equals(SHARED)) {
+        long n = 0;
+        for (Buffer b : e.getValue().values()) {
+          n += b.size;
+        }
+        bySize.add(Map.entry(e.getKey(), n));
+      }
+    }
+    bySize.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+    for (Map.Entry<String, Long> e : bySize) {
+      if (newJobs.tryGiveUp(e.getKey(), capacity)) {
+        release(e.getKey(), Map.of(), detector);
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

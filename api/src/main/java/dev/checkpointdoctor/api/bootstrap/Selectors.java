@@ -54,7 +54,9 @@ final class Selectors {
   /** The JobManager's checkpoint gauges of one job (read for the whole window). */
   Target.Tier jobCheckpoints(String job) {
     String m = "job_name=\"" + quote(job) + "\"";
-    return tier(checkpointNames, null, List.of(m), true);
+    Target.Tier t = tier(checkpointNames, null, List.of(m), true);
+    return new Target.Tier(t.selectors(), true,
+        "flink_jobmanager_job_numberOfCompletedCheckpoints{" + m + "}");
   }
 
   /** One job's per-scrape series: tasks, operators, RocksDB. */

@@ -15,11 +15,18 @@ record Target(String name, String job, List<Tier> tiers) {
   /**
    * One selector and how far back it is read.
    *
-   * @param wholeWindow true: the whole --bootstrap-window (per-checkpoint series); false: the
-   *     span per-scrape series need (their baselines hold the last --window scrapes, the daily
-   *     envelope the day before)
+   * @param wholeWindow true: per-checkpoint series, read back as far as their baselines keep
+   *     (the last --window checkpoints, at least a day), at most the whole --bootstrap-window;
+   *     false: per-scrape series, read for what their baselines keep (the last --window scrapes,
+   *     and the day before for the daily envelope)
+   * @param checkpointCounter a selector of the job's completed-checkpoint counter, whose
+   *     changes over the window give the checkpoint interval; null when not a checkpoint tier
    */
-  record Tier(List<String> selectors, boolean wholeWindow) {
+  record Tier(List<String> selectors, boolean wholeWindow, String checkpointCounter) {
+    Tier(List<String> selectors, boolean wholeWindow) {
+      this(selectors, wholeWindow, null);
+    }
+
     /** The selectors joined with {@code or}: one query_range for the tier. */
     String valueQuery() {
       return String.join(" or ", selectors);

@@ -43,7 +43,7 @@ final class TargetReader {
   }
 
   /** Empty when the target has no sample in the last 15 minutes (nothing alive to learn for). */
-  Optional<Plan> plan(Target t, long windowStartMs, long endMs) throws Problem.Failure {
+  Optional<Plan> plan(Target t, long windowMs, long endMs) throws Problem.Failure {
     List<AnswerParser.RawSeries> raw = new ArrayList<>();
     for (Target.Tier tier : t.tiers()) {
       for (String selector : tier.selectors()) {
@@ -66,18 +66,47 @@ final class TargetReader {
     // late still belongs to its own step, never to the one before or after.
     long offset = Math.floorMod(anchor + step / 2, step);
     long end = Math.floorDiv(endMs - offset, step) * step + offset;
-    long start = Math.floorDiv(windowStartMs - offset + step - 1, step) * step + offset;
+    long scrapeSpan = Math.min(windowMs, Math.max(SCRAPE_SPAN_FLOOR.toMillis(),
+        windowObservations * step + 3_600_000L));
+    long span = scrapeSpan;
+    for (Target.Tier tier : t.tiers()) {
+      if (tier.wholeWindow()) {
+        span = Math.max(span, checkpointSpan(tier, windowMs, scrapeSpan, end, step));
+      }
+    }
+    long start = Math.floorDiv(endMs - span - offset + step - 1, step) * step + offset;
     if (start > end) {
       return Optional.empty();
     }
     int series = raw.size();
     int perSlice = (int) Math.max(10, Math.min(MAX_POINTS, SLICE_POINTS / Math.max(1, series)));
     long sliceMs = perSlice * step;
-    long scrapeSpan = Math.max(SCRAPE_SPAN_FLOOR.toMillis(),
-        windowObservations * step + 3_600_000L);
     long scrapeStart = Math.max(start, end - scrapeSpan);
     scrapeStart = start + Math.floorDiv(scrapeStart - start, sliceMs) * sliceMs;
     return Optional.of(new Plan(step, start, scrapeStart, end, perSlice, series, cadences));
+  }
+
+  /**
+   * How far back per-checkpoint series are worth reading: a baseline keeps its last --window
+   * observations, so history older than the last --window checkpoints (with a quarter to spare,
+   * and never less than the per-scrape span) changes nothing. The checkpoint interval comes from
+   * how often the completed-checkpoint counter changed over the window; the whole window when it
+   * never did or the server cannot say.
+   */
+  private long checkpointSpan(Target.Tier tier, long windowMs, long floorMs, long end,
+      long step) throws Problem.Failure {
+    if (tier.checkpointCounter() == null) {
+      return windowMs;
+    }
+    Matrix m = client.queryRange("sum(changes(" + tier.checkpointCounter() + "["
+        + Math.max(1, windowMs / 1000) + "s]))", new Grid(end, step, 1), 1);
+    double n = m.size() == 0 ? 0 : m.values(0)[0];
+    if (!(n >= 1) || Matrix.absent(n)) {
+      return windowMs;
+    }
+    double interval = windowMs / n;
+    long needed = (long) (windowObservations * interval * 1.25) + 3_600_000L;
+    return Math.max(floorMs, Math.min(windowMs, needed));
   }
 
   /** The answers of slice {@code k} for each tier it reaches, with the cadences they need. */

@@ -111,6 +111,17 @@ class AnswerParserTest {
   }
 
   @Test
+  void timestampsWithFractionsAreMillisecondsRounded() {
+    for (String[] c : new String[][] {{"1700000000.123", "1700000000123"},
+        {"1700000000.5", "1700000000500"}, {"1700000000.1235", "1700000000124"},
+        {"1700000000.", "1700000000000"}, {"17.0004", "17000"}}) {
+      assertThat(AnswerParser.millis(c[0].toCharArray(), 0, c[0].length())).as(c[0])
+          .isEqualTo(Long.parseLong(c[1]));
+    }
+    assertThat(AnswerParser.millis("1.7e9".toCharArray(), 0, 5)).isEqualTo(Long.MIN_VALUE);
+  }
+
+  @Test
   void gridIndexesOnlyItsOwnSteps() {
     assertThat(GRID.index(1_700_000_015_000L)).isEqualTo(1);
     assertThat(GRID.index(1_700_000_060_000L)).isEqualTo(-1);

@@ -218,6 +218,33 @@ public final class FakePromApi implements AutoCloseable {
     long start = seconds(q.get("start"));
     long end = seconds(q.get("end"));
     long step = seconds(q.get("step"));
+    Matcher changes = Pattern.compile("^sum\\(changes\\((.*)\\[(\\d+)s\\]\\)\\)$")
+        .matcher(q.get("query"));
+    if (changes.matches()) {
+      long from = end - Long.parseLong(changes.group(2)) * 1000;
+      long n = 0;
+      boolean any = false;
+      for (Series s : series) {
+        if (!matches(sel, s.labels)) {
+          continue;
+        }
+        long last = s.scrapeAtOrBefore(end);
+        double prev = Double.NaN;
+        for (long t = Math.max(s.firstMs, last - (last - from) / s.intervalMs * s.intervalMs);
+            t <= last && last != Long.MIN_VALUE; t += s.intervalMs) {
+          double v = s.value.at(t);
+          if (!Double.isNaN(prev) && v != prev) {
+            n++;
+          }
+          prev = v;
+          any = true;
+        }
+      }
+      send(ex, 200, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\","
+          + "\"result\":[" + (any ? "{\"metric\":{},\"values\":[[" + Grid.seconds(end) + ",\""
+          + n + "\"]]}" : "") + "]}}");
+      return;
+    }
     if ((end - start) / step + 1 > 11_000) {
       send(ex, 400, "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"exceeded "
           + "maximum resolution of 11,000 points per timeseries\"}");
@@ -244,17 +271,21 @@ public final class FakePromApi implements AutoCloseable {
             write(out, firstSeries ? "" : ",");
             firstSeries = false;
             metric(out, s);
-            write(out, ",\"values\":[");
+            sb.setLength(0);
+            sb.append(",\"values\":[");
           }
-          sb.setLength(0);
           sb.append(any ? ",[" : "[").append(Grid.seconds(t)).append(",\"")
               .append(number(s.value.at(sample))).append("\"]");
-          write(out, sb);
           any = true;
           points++;
+          if (sb.length() > 1 << 16) {
+            write(out, sb);
+            sb.setLength(0);
+          }
         }
         if (any) {
-          write(out, "]}");
+          sb.append("]}");
+          write(out, sb);
         }
       }
       write(out, "]}");
@@ -285,9 +316,7 @@ public final class FakePromApi implements AutoCloseable {
   }
 
   private static void write(OutputStream out, CharSequence s) throws IOException {
-    for (int i = 0; i < s.length(); i++) {
-      out.write(s.charAt(i));
-    }
+    out.write(s.toString().getBytes(StandardCharsets.ISO_8859_1));
   }
 
   /** {@code {a="x",b=~"y|z"} or {...}}: one map of matchers per alternative; "=~" kept in key. */
@@ -296,6 +325,14 @@ public final class FakePromApi implements AutoCloseable {
     int i = 0;
     while ((i = query.indexOf('{', i)) >= 0) {
       Map<String, String> matchers = new LinkedHashMap<>();
+      int nameStart = i;
+      while (nameStart > 0 && (Character.isLetterOrDigit(query.charAt(nameStart - 1))
+          || query.charAt(nameStart - 1) == '_' || query.charAt(nameStart - 1) == ':')) {
+        nameStart--;
+      }
+      if (nameStart < i) {
+        matchers.put("__name__", query.substring(nameStart, i));
+      }
       i++;
       while (true) {
         while (query.charAt(i) == ',' || query.charAt(i) == ' ') {

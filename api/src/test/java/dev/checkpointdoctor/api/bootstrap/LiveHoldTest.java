@@ -18,6 +18,10 @@ class LiveHoldTest {
   private long full;
   private long covered;
   private boolean accepting = true;
+  private String reading;
+  private final List<String> givenUp = new ArrayList<>();
+  private final Detector detector =
+      new Detector(SignalCatalog.defaults(), DetectorSettings.defaults());
 
   private final LiveHold.NewJobs jobs = new LiveHold.NewJobs() {
     @Override
@@ -35,6 +39,15 @@ class LiveHoldTest {
     public void coveredByHistory(long samples) {
       covered += samples;
     }
+
+    @Override
+    public boolean tryGiveUp(String job, long capacity) {
+      if (job.equals(reading)) {
+        return false;
+      }
+      givenUp.add(job);
+      return true;
+    }
   };
 
   private static Labels task(String job, int subtask, String instance) {
@@ -45,7 +58,7 @@ class LiveHoldTest {
 
   @Test
   void aNewJobIsHeldThenFedInEventTimeOrderWithoutWhatHistoryHad() {
-    LiveHold hold = new LiveHold(1000, List.of("old"), true, jobs);
+    LiveHold hold = new LiveHold(1000, List.of("old"), true, jobs, detector);
     Labels a = task("new", 0, "tm1:9249");
     Labels b = task("new", 1, "tm2:9249");
     // two requests, each series in its own order; b's first sample older than a's second
@@ -59,7 +72,6 @@ class LiveHoldTest {
     assertThat(noticed).containsExactly("new");
     assertThat(hold.held()).isEqualTo(5);
 
-    Detector detector = new Detector(SignalCatalog.defaults(), DetectorSettings.defaults());
     List<Long> order = new ArrayList<>();
     detector.addListener(new DetectorListener() {
       @Override
@@ -79,8 +91,28 @@ class LiveHoldTest {
   }
 
   @Test
+  void aFullHoldGivesUpTheHistoryOfAWaitingJobBeforeItDropsAnything() {
+    LiveHold hold = new LiveHold(4, List.of(), false, jobs, detector);
+    reading = "reading";
+    assertThat(hold.take(task("reading", 0, "a"), new long[] {1, 2}, new double[2], 0, 2))
+        .isTrue();
+    assertThat(hold.take(task("waiting", 0, "b"), new long[] {1, 2}, new double[2], 0, 2))
+        .isTrue();
+    // full: the waiting job goes live with its two held samples, the new sample is held
+    assertThat(hold.take(task("reading", 1, "a"), new long[] {3}, new double[1], 0, 1))
+        .isTrue();
+    assertThat(givenUp).containsExactly("waiting");
+    assertThat(detector.stats().processed()).isEqualTo(2);
+    assertThat(hold.take(task("waiting", 0, "b"), new long[] {3}, new double[1], 0, 1))
+        .as("live now").isFalse();
+    assertThat(hold.held()).isEqualTo(3);
+    assertThat(hold.droppedFull()).isZero();
+  }
+
+  @Test
   void aFullHoldDropsAndCountsAndAJobTheSourceCannotServeGoesLive() {
-    LiveHold hold = new LiveHold(3, List.of(), false, jobs);
+    LiveHold hold = new LiveHold(3, List.of(), false, jobs, detector);
+    reading = "j";
     Labels a = task("j", 0, "tm1:9249");
     assertThat(hold.take(a, new long[] {1, 2, 3, 4, 5}, new double[5], 0, 5)).isTrue();
     assertThat(hold.held()).isEqualTo(3);
