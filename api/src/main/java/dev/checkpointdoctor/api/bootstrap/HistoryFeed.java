@@ -3,6 +3,7 @@ package dev.checkpointdoctor.api.bootstrap;
 import dev.checkpointdoctor.detector.model.Labels;
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,18 +82,20 @@ final class HistoryFeed {
               grid.startMs() - grid.stepMs() / 2, Long.MAX_VALUE));
           byTarget.add(new ArrayList<>());
         }
-        byTarget.get(k).add(new Fed(l, m.values(j), st, key));
+        byTarget.get(k).add(new Fed(l, m.values(j), st, k));
       }
     }
     List<Fed> vanished = new ArrayList<>();
     for (Map.Entry<Labels, SeriesState> e : series.entrySet()) {
       if (e.getValue().present && e.getValue().seenInSlice != sliceNo) {
-        vanished.add(new Fed(e.getKey(), null, e.getValue(), null));
+        vanished.add(new Fed(e.getKey(), null, e.getValue(), -1));
       }
     }
     int targets = byTarget.size();
     int[] order = new int[targets];
     long[] scrape = new long[targets];
+    newest = new long[targets];
+    Arrays.fill(newest, Long.MIN_VALUE);
     detector.beginHistory();
     try {
       for (int i = 0; i < grid.points(); i++) {
@@ -123,10 +126,23 @@ final class HistoryFeed {
       detector.endBatch();
     } finally {
       detector.endHistory();
+      for (Map.Entry<String, Integer> e : targetIndex.entrySet()) {
+        long t = newest[e.getValue()];
+        if (t != Long.MIN_VALUE) {
+          covered.merge(e.getKey(), t, Math::max);
+        }
+      }
     }
   }
 
-  private record Fed(Labels labels, double[] values, SeriesState state, String target) {}
+  /**
+   * Newest sample fed per target of the slice being fed, by target index: a per-sample map
+   * update keyed by string was a visible cost in BootstrapBench; merged into {@link #covered}
+   * once the slice is fed.
+   */
+  private long[] newest;
+
+  private record Fed(Labels labels, double[] values, SeriesState state, int target) {}
 
   /**
    * One step of one series: a new sample when the scrape behind the step is newer than the last
@@ -146,7 +162,9 @@ final class HistoryFeed {
     }
     st.lastTs = t;
     st.present = true;
-    covered.merge(f.target, t, Math::max);
+    if (t > newest[f.target]) {
+      newest[f.target] = t;
+    }
     if (!Double.isFinite(v)) {
       nonFinite++; // live samples like it are screened out before the detector too
       return;
