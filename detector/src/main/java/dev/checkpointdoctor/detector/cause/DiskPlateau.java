@@ -13,14 +13,15 @@ import dev.checkpointdoctor.detector.model.Signal;
  * @param sinceMs first point of the flat run that reaches the present
  * @param earlierPeak 95th percentile before the recent slice
  * @param utilization recent median utilisation of that disk (NaN if unknown)
+ * @param earlierAboveShare share of the earlier rates clearly above the plateau
  */
 record DiskPlateau(Signal signal, boolean total, String scope, double level, double halfWidth,
-    long sinceMs, double earlierPeak, double utilization) {
+    long sinceMs, double earlierPeak, double utilization, double earlierAboveShare) {
 
   /** Flat means the 10–90 % range of the recent slice is within this share of its median. */
   static final double MAX_RELATIVE_RANGE = 0.12;
-  /** Earlier peaks at least this many times the plateau. */
-  static final double MIN_PEAK_RATIO = 1.5;
+  /** Share of the earlier rates that must lie clearly above the plateau. */
+  static final double MIN_ABOVE_SHARE = 0.2;
   /**
    * Flatness is judged on the mean rate over windows at least this long. A throttler releases I/O
    * in batches (blk-throttle here: a second with twice the ceiling, then one with none), so with
@@ -60,7 +61,7 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
   /** Busiest disk first; on the same disk write IOPS (what RocksDB and uploads spend) first. */
   private double rank() {
     return (Double.isNaN(utilization) ? 0.5 : utilization)
-        + (signal == Signal.DISK_WRITE_IOPS ? 0.1 : 0) + Math.min(earlierPeak / level, 10) / 100;
+        + (signal == Signal.DISK_WRITE_IOPS ? 0.1 : 0) + earlierAboveShare / 100;
   }
 
   private static DiskPlateau of(JobEvidence job, SeriesHistory h) {
@@ -89,13 +90,21 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     }
     double lo = Stats.quantile(recent, 0.1);
     double hi = Stats.quantile(recent, 0.9);
-    // peaks are single scrapes: a burst is a peak however short
+    // A ceiling is a level the disk did exceed before: a good share of the earlier rates lie
+    // clearly above it. (Not a fixed ratio of peaks to level: a volume whose baseline is close
+    // to its usual demand clips only the busier half of it.)
+    double tolerance = Math.max(1.5 * (hi - lo), 0.05 * level);
     double[] earlier = JobEvidence.slice(h, Long.MIN_VALUE, from);
+    int above = 0;
+    for (double v : earlier) {
+      above += v > level + tolerance ? 1 : 0;
+    }
+    double aboveShare = earlier.length == 0 ? 0 : (double) above / earlier.length;
+    // peaks are single scrapes: a burst is a peak however short
     double peak = Stats.quantileInPlace(earlier, earlier.length, 0.95);
-    if (peak < MIN_PEAK_RATIO * level) {
+    if (aboveShare < MIN_ABOVE_SHARE || !(peak > level + tolerance)) {
       return null;
     }
-    double tolerance = Math.max(1.5 * (hi - lo), 0.05 * level);
     long since = w.start[w.size - 1];
     for (int i = w.size - 1; i >= 0 && Math.abs(w.mean[i] - level) <= tolerance; i--) {
       since = w.start[i];
@@ -108,7 +117,7 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
       }
     }
     return new DiskPlateau(h.signal(), h instanceof TotalIopsHistory, disk, level, (hi - lo) / 2,
-        since, peak, util);
+        since, peak, util, aboveShare);
   }
 
   /** Mean rates over consecutive windows of at least {@code ms} (first point of each: its start). */
