@@ -230,13 +230,26 @@ final class JobEvidence {
   /** Earlier values needed for a test against them rather than against the baseline. */
   static final int MIN_EARLIER = 8;
 
-  private Change judge(SeriesHistory h) {
-    double[] recent = recent(h);
+  /**
+   * The values a judgment of the present reads: those since the trouble's onset when there are
+   * enough (the recent slice still holds up to two minutes from before it, which would hide a
+   * change at the onset), else the recent slice, else, for a sparse series (one point per
+   * checkpoint), everything since the trouble began.
+   */
+  double[] present(SeriesHistory h) {
+    double[] recent = slice(h, Math.max(recentFrom, onset), Long.MAX_VALUE);
     if (recent.length < MIN_RECENT) {
-      // sparse series (one point per checkpoint): everything since the trouble began
+      recent = recent(h);
+    }
+    if (recent.length < MIN_RECENT) {
       double[] since = slice(h, earlierTo, Long.MAX_VALUE);
       recent = since.length > recent.length ? since : recent;
     }
+    return recent;
+  }
+
+  private Change judge(SeriesHistory h) {
+    double[] recent = present(h);
     if (recent.length == 0) {
       return Change.none(h.signal(), h.scope());
     }
@@ -272,9 +285,7 @@ final class JobEvidence {
   /**
    * When {@code h} left its normal in the given direction (event time), or -1 when it is within
    * it now or no normal is known. Normal is the learned baseline's band, else the 5–95 % range
-   * of the earlier values. The departure is the first out-of-normal point after the last stretch
-   * of {@link #ONSET_GAP_POINTS} normal points (so a fault that sometimes dips back into the
-   * band keeps its start), and the newest points must be part of it.
+   * of the earlier values.
    */
   long onset(SeriesHistory h, boolean up) {
     if (h == null) {
@@ -295,7 +306,12 @@ final class JobEvidence {
       }
       limit = Stats.quantile(e, up ? 0.95 : 0.05);
     }
+    // The departure starts at the earliest out-of-normal point from which on most points are
+    // out: a few early outliers do not pull it back, and a fault that sometimes dips back into
+    // the band keeps its start. The scan stops at a long normal stretch.
     long first = -1;
+    int out = 0;
+    int seen = 0;
     int normalRun = 0;
     long normalSince = h.size() == 0 ? 0 : h.timeMs(h.size() - 1);
     for (int i = h.size() - 1; i >= 0; i--) {
@@ -303,11 +319,14 @@ final class JobEvidence {
       if (!Double.isFinite(v)) {
         continue;
       }
-      boolean out = up ? v > limit : v < limit;
-      if (out) {
-        first = h.timeMs(i);
+      seen++;
+      if (up ? v > limit : v < limit) {
+        out++;
         normalRun = 0;
         normalSince = h.timeMs(i);
+        if (2 * out >= seen) {
+          first = h.timeMs(i);
+        }
       } else if (++normalRun >= ONSET_GAP_POINTS && normalSince - h.timeMs(i) >= ONSET_GAP_MS) {
         break;
       }

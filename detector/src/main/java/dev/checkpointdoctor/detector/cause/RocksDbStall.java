@@ -30,7 +30,7 @@ record RocksDbStall(int strength, Signal signal, String scope, double value, dou
 
   private static RocksDbStall search(JobEvidence job) {
     for (SeriesHistory h : job.histories(Signal.ROCKSDB_WRITE_STOPPED)) {
-      double share = job.recentWindow(h).fractionAtLeast(0.5);
+      double share = Stats.fractionAtLeast(job.present(h), 0.5);
       double before = Stats.fractionAtLeast(job.earlier(h), 0.5);
       if (share > STOPPED_SHARE && share > 2 * before) {
         return new RocksDbStall(2, h.signal(), h.scope(), share, before, String.format(
@@ -40,13 +40,13 @@ record RocksDbStall(int strength, Signal signal, String scope, double value, dou
     }
     RocksDbStall best = new RocksDbStall(0, Signal.ROCKSDB_STALL, "", 0, 0, "");
     for (SeriesHistory h : job.histories(Signal.ROCKSDB_DELAYED_WRITE_RATE)) {
-      SortedWindow r = job.recentWindow(h);
-      double share = r.fractionAtLeast(1);
+      double[] r = job.present(h);
+      double share = Stats.fractionAtLeast(r, 1);
       double before = Stats.fractionAtLeast(job.earlier(h), 1);
       if (share > DELAYED_SHARE && share > 2 * before && best.strength < 2) {
         best = new RocksDbStall(2, h.signal(), h.scope(), share, before, String.format(
             "delayed write rate up to %s/s in %s of recent samples at %s (%s before).",
-            Fmt.bytes(r.max()), Fmt.pct(share), h.scope(), Fmt.pct(before)));
+            Fmt.bytes(Stats.max(r)), Fmt.pct(share), h.scope(), Fmt.pct(before)));
       }
     }
     if (best.any()) {
