@@ -1,0 +1,132 @@
+package dev.checkpointdoctor.eval.scenario;
+
+import dev.checkpointdoctor.detector.model.DetectorSettings;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code accuracy --family NAME [--seeds 1,2] [--threads N] [--per-job] [--write FILE]
+ * [detector flags]}: see {@link AccuracyCommand#USAGE}.
+ */
+final class FamilyAccuracyCommand {
+  private static final String PER_JOB = "--per-job";
+
+  private FamilyAccuracyCommand() {}
+
+  static int run(List<String> args, DetectorFlagParser flags) {
+    ScenarioFamily family;
+    List<Long> seeds = EvaluationSeeds.TRAIN;
+    int threads = 1;
+    Path write = null;
+    String only = null;
+    boolean perJob = args.contains(PER_JOB);
+    DetectorSettings settings;
+    try {
+      List<String> rest = new ArrayList<>(args);
+      rest.removeIf(PER_JOB::equals);
+      DetectorFlags.Parsed parsed = DetectorFlags.parse(rest,
+          Set.of("--family", "--seeds", "--threads", "--write", "--only"), flags);
+      String name = null;
+      for (String p : parsed.positional()) {
+        int eq = p.indexOf('=');
+        String flag = eq < 0 ? p : p.substring(0, eq);
+        String value = eq < 0 ? "" : p.substring(eq + 1);
+        switch (flag) {
+          case "--family" -> name = value;
+          case "--seeds" -> seeds = seeds(value);
+          case "--threads" -> threads = threads(value);
+          case "--write" -> write = Path.of(value);
+          case "--only" -> only = value;
+          default -> throw new UsageException("unexpected argument " + p
+              + " (a scenario directory and --family exclude each other)");
+        }
+      }
+      family = Families.get(name);
+      if (family == null) {
+        throw new UsageException("unknown family " + name + " (known: "
+            + String.join(", ", Families.names()) + ")");
+      }
+      if (only != null && !seeds.stream().allMatch(EvaluationSeeds::train)) {
+        throw new UsageException("--only picks jobs of train seeds only " + EvaluationSeeds.TRAIN
+            + ": held-out seeds are judged as a whole");
+      }
+      if (only != null) {
+        family = new Subset(family, only);
+      }
+      settings = parsed.settings();
+    } catch (UsageException e) {
+      System.err.println("checkpoint-doctor accuracy: " + e.getMessage());
+      System.err.println("Run with --help for usage.");
+      return 2;
+    }
+    try {
+      Map<Long, List<JobResult>> results = FamilyAccuracy.run(family, seeds, settings, threads,
+          System.err);
+      String report = FamilyReport.render(family.name(), results, perJob);
+      if (write == null) {
+        System.out.print(report);
+      } else {
+        String begin = "<!-- " + family.name() + ":begin -->";
+        String end = "<!-- " + family.name() + ":end -->";
+        String old = Files.exists(write) ? Files.readString(write, StandardCharsets.UTF_8) : "";
+        Files.writeString(write, AccuracyReport.splice(old, begin + "\n" + report + end + "\n",
+            begin, end), StandardCharsets.UTF_8);
+        System.out.println(write + ": " + family.name() + " report written");
+      }
+      return 0;
+    } catch (IOException e) {
+      System.err.println("checkpoint-doctor accuracy: " + e.getMessage());
+      return 1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 1;
+    }
+  }
+
+  /** The jobs of a family whose names start with a prefix (iterating on a few train jobs). */
+  private record Subset(ScenarioFamily family, String prefix) implements ScenarioFamily {
+    @Override
+    public String name() {
+      return family.name();
+    }
+
+    @Override
+    public List<GeneratedScenario> scenarios(long seed) {
+      return family.scenarios(seed).stream()
+          .filter(s -> s.truth().name().startsWith(prefix)).toList();
+    }
+  }
+
+  static List<Long> seeds(String list) throws UsageException {
+    List<Long> out = new ArrayList<>();
+    for (String s : list.split(",")) {
+      try {
+        long seed = Long.parseLong(s.trim());
+        if (!out.contains(seed)) {
+          out.add(seed);
+        }
+      } catch (NumberFormatException e) {
+        throw new UsageException("--seeds: not a seed: '" + s + "' (e.g. --seeds 1,2)");
+      }
+    }
+    return out;
+  }
+
+  private static int threads(String v) throws UsageException {
+    try {
+      int n = Integer.parseInt(v);
+      if (n >= 1 && n <= 64) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException("--threads: expected 1 to 64, got '" + v + "'");
+  }
+}
