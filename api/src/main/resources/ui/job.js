@@ -79,7 +79,10 @@
         docs(d.docs),
         others.length ? CPD.el("p", {class: "muted others"}, "Also considered: ",
             others.map(c => `${c.cause.replace(/_/g, " ")} (${Math.round(c.confidence * 100)} %)`)
-                .join(", ")) : null);
+                .join(", ")) : null,
+        ...(d.missingSources || []).map(m => CPD.el("p", {class: "muted missing-source",
+          "data-source": m.source, text: `Not judged: ${m.cause.replace(/_/g, " ")}, ${m.source} `
+            + `missing. ${m.why} Fix: ${m.fix}`})));
   }
 
   function anomaliesTable(anomalies, baselines) {

@@ -176,12 +176,12 @@ final class CausalModel {
               clock(cause), a.id())));
           continue;
         }
-        if (effect.confidence() > cause.confidence() - MARGIN) {
-          effect.capAt(Math.max(0, cause.confidence() - MARGIN), relation(effect, cause,
-              String.format("%s%s follow%s %s%s: %s explains %s and ranks first.",
-                  capitalise(sign(b)), since(effect), PLURAL.contains(b) ? "" : "s", sign(a),
-                  since(cause), a.id(), PLURAL.contains(b) ? "them" : "it")));
-        }
+        // said whether or not the consequence already ranks below: it is why it does
+        effect.capAt(Math.max(0, Math.min(effect.confidence(), cause.confidence() - MARGIN)),
+            relation(effect, cause, String.format("%s%s follow%s %s%s: %s explains %s and "
+                    + "ranks first.", capitalise(sign(b)), since(effect),
+                PLURAL.contains(b) ? "" : "s", sign(a), since(cause), a.id(),
+                PLURAL.contains(b) ? "them" : "it")));
       }
     }
   }

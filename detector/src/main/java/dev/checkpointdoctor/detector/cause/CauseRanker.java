@@ -4,6 +4,7 @@ import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.MissingSource;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.pipeline.Diagnoser;
@@ -72,19 +73,20 @@ public final class CauseRanker implements Diagnoser {
     kept.endDiagnosis();
     CausalModel.FLINK.apply(findings, MIN_CONFIDENCE);
     findings.sort(Comparator.comparingDouble(Finding::confidence).reversed());
+    List<MissingSource> missing = SourceCheck.check(job);
     if (findings.isEmpty() || findings.get(0).confidence() < MIN_CONFIDENCE) {
       // built only when used: its sentences are formatted per open anomaly
       Diagnosis fallback = unknown.diagnose(view, sinceMs);
       List<CauseHypothesis> ranked = new ArrayList<>(fallback.ranked());
       findings.forEach(f -> ranked.add(f.hypothesis()));
       return new Diagnosis(view.job(), Cause.UNKNOWN.id(), 0.0, sinceMs, fallback.signal(),
-          failing(job), null, ranked);
+          failing(job), null, ranked, missing);
     }
     Finding top = findings.get(0);
     List<CauseHypothesis> ranked = new ArrayList<>();
     findings.forEach(f -> ranked.add(f.hypothesis()));
     return new Diagnosis(view.job(), top.cause().id(), top.confidence(), sinceMs,
-        signal(open, top), failing(job), top.hoursToTimeout(), ranked);
+        signal(open, top), failing(job), top.hoursToTimeout(), ranked, missing);
   }
 
   /**

@@ -39,7 +39,9 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
     }
     f.support(0.3, Signal.CHECKPOINT_DURATION, "job", duration, BACK_TO_BACK * spacing,
         Evidence.AT_LEAST, Double.NaN, String.format("Checkpoints take %s and complete every "
-            + "%s: %s of the time goes to checkpointing.", Fmt.ms(duration), Fmt.ms(spacing),
+            + "%s%s: %s of the time goes to checkpointing, each starts as soon as the last ends.",
+            Fmt.ms(duration), Fmt.ms(spacing), Double.isNaN(c.intervalMs()) ? ""
+                : " (the interval looked like " + Fmt.ms(c.intervalMs()) + " before)",
             Fmt.pct(busyShare)));
     if (c.changedAtMs() >= 0 && c.shortened()) {
       f.add(0.25, new Evidence(Signal.CHECKPOINT_DURATION.id(), "job", spacing,

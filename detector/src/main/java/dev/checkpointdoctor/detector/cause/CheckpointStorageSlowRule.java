@@ -31,10 +31,12 @@ final class CheckpointStorageSlowRule implements CauseRule {
     SeriesHistory age = job.jobSeries(Signal.CHECKPOINT_AGE);
     if (age != null) {
       double now = job.recentWindow(age).max();
-      // Age climbs to the interval before every completion, so normal is at least the interval;
-      // past everything the job showed before means no checkpoint completes in time.
+      // Age climbs to the interval before every completion, so normal is at least the interval.
+      // The 90th percentile, not the maximum: a fault's first minutes can precede the anomaly
+      // that dates the trouble, and so lie in the earlier slice.
       double[] earlier = job.earlier(age);
-      double normal = earlier.length >= JobEvidence.MIN_EARLIER ? Stats.max(earlier) : Double.NaN;
+      double normal = earlier.length >= JobEvidence.MIN_EARLIER ? Stats.quantile(earlier, 0.9)
+          : Double.NaN;
       if (Double.isNaN(normal) && job.baseline(Signal.CHECKPOINT_AGE, "job") != null) {
         normal = job.baseline(Signal.CHECKPOINT_AGE, "job").upper();
       }
@@ -45,7 +47,7 @@ final class CheckpointStorageSlowRule implements CauseRule {
       if (now > normal && now >= 2 * normal && now >= Signal.CHECKPOINT_AGE.absoluteFloor()) {
         f.support(now >= 3 * normal ? 0.35 : 0.2, Signal.CHECKPOINT_AGE, "job", now, normal,
             Evidence.HIGHER, Double.NaN, String.format("The last completed checkpoint is %s "
-                + "old; before, it never got older than %s.", Fmt.ms(now * 1000),
+                + "old; before, it was usually at most %s.", Fmt.ms(now * 1000),
                 Fmt.ms(normal * 1000)));
         long at = job.onset(age, true);
         if (at >= 0) {
@@ -72,15 +74,10 @@ final class CheckpointStorageSlowRule implements CauseRule {
     if (f.confidence() < 0.2) {
       return f; // checkpoints in progress alone are not a stuck upload
     }
-    barriers(job, f, cadence);
+    boolean late = lateBarrier(job, f, cadence);
     JobEvidence.Peak bp = job.highestLatest(Signal.BACKPRESSURE, "task:");
-    if (bp != null && bp.value() >= BackpressureRule.PRESSED_MS_PER_S) {
-      // a fresh back-pressure has not moved the recent medians yet: what the tasks report now
-      // contradicts a stuck upload
-      f.against(0.5, new Evidence(Signal.BACKPRESSURE.id(), bp.scope(), bp.value(),
-          BackpressureRule.PRESSED_MS_PER_S, Evidence.AT_LEAST, Double.NaN, Double.NaN, -1,
-          "But " + bp.scope() + " is back-pressured " + Fmt.num(bp.value()) + " ms/s now."));
-    } else if (BackpressureRule.pressed(job).isEmpty()) {
+    boolean pressedNow = bp != null && bp.value() >= BackpressureRule.PRESSED_MS_PER_S;
+    if (!pressedNow && BackpressureRule.pressed(job).isEmpty()) {
       double highest = bp == null ? 0 : bp.value();
       f.support(0.05, Signal.BACKPRESSURE, bp == null ? "job" : bp.scope(), highest,
           BackpressureRule.PRESSED_MS_PER_S, Evidence.WITHIN, Double.NaN, String.format(
@@ -88,23 +85,36 @@ final class CheckpointStorageSlowRule implements CauseRule {
               Fmt.num(highest)));
     }
     localHealth(job, f);
+    // what contradicts a stuck upload weighs last, on everything found for it
+    if (late) {
+      JobEvidence.Peak l = job.highestLatest(Signal.CHECKPOINT_START_DELAY, "task:");
+      f.against(0.3, new Evidence(Signal.CHECKPOINT_START_DELAY.id(), l.scope(), l.value(),
+          LATE_BARRIER_MS, Evidence.AT_LEAST, Double.NaN, Double.NaN, -1,
+          "But the barrier took " + Fmt.ms(l.value()) + " to reach " + l.scope()
+              + ": the time goes before the upload starts."));
+    }
+    if (pressedNow) {
+      // a fresh back-pressure has not moved the recent medians yet: what the tasks report now
+      // contradicts a stuck upload
+      f.against(0.5, new Evidence(Signal.BACKPRESSURE.id(), bp.scope(), bp.value(),
+          BackpressureRule.PRESSED_MS_PER_S, Evidence.AT_LEAST, Double.NaN, Double.NaN, -1,
+          "But " + bp.scope() + " is back-pressured " + Fmt.num(bp.value()) + " ms/s now."));
+    }
     return f;
   }
 
-  /** Barriers on time are the storage's own sign; late barriers point at the data path. */
-  private static void barriers(JobEvidence job, Finding f, CheckpointCadence cadence) {
+  /**
+   * Barriers on time are the storage's own sign (supported here); true when a barrier is late
+   * instead, which points at the data path (the caller weighs it last).
+   */
+  private static boolean lateBarrier(JobEvidence job, Finding f, CheckpointCadence cadence) {
     JobEvidence.Peak late = job.highestLatest(Signal.CHECKPOINT_START_DELAY, "task:");
     if (late == null) {
-      return;
+      return false;
     }
     if (late.value() >= LATE_BARRIER_MS
         && !(late.value() < 0.5 * cadence.recentDurationMs())) {
-      // The checkpoint's time went into barriers queueing behind data, before any upload.
-      f.against(0.3, new Evidence(Signal.CHECKPOINT_START_DELAY.id(), late.scope(), late.value(),
-          LATE_BARRIER_MS, Evidence.AT_LEAST, Double.NaN, Double.NaN, -1,
-          "But the barrier took " + Fmt.ms(late.value()) + " to reach " + late.scope()
-              + ": the time goes before the upload starts."));
-      return;
+      return true; // the checkpoint's time went into barriers queueing behind data
     }
     SeriesHistory h = GcPressureRule.series(job, Signal.CHECKPOINT_START_DELAY, late.scope());
     Change c = job.change(h);
@@ -116,6 +126,7 @@ final class CheckpointStorageSlowRule implements CauseRule {
                   + "(start delay at most %s, normal up to %s): the time goes into the upload.",
               Fmt.ms(late.value()), Fmt.ms(bound)));
     }
+    return false;
   }
 
   /** Local disk, GC and CPU as they were: the checkpoint's slowness is not made on the node. */

@@ -58,6 +58,22 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     return best;
   }
 
+  /**
+   * Whether the disk has points enough since the trouble's onset to judge a plateau (so its
+   * absence means the rate is not flat, rather than not yet known).
+   */
+  static boolean judgeable(JobEvidence job, String disk) {
+    long from = Math.max(job.recentFrom(), job.onset());
+    for (Signal s : RATES) {
+      for (SeriesHistory h : job.histories(s)) {
+        if (h.scope().equals(disk) && Windows.of(h, WINDOW_MS).from(from).length >= 5) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** Busiest disk first; on the same disk write IOPS (what RocksDB and uploads spend) first. */
   private double rank() {
     return (Double.isNaN(utilization) ? 0.5 : utilization)

@@ -41,9 +41,10 @@ final class DiskThrottlingRule implements CauseRule {
       f.supportFlat(0.35, p.signal(), p.scope(), p.level(), p.halfWidth(), p.earlierPeak(),
           Double.NaN, p.sinceMs(), String.format(
               "%s on %s flat at %s ± %s since %s; before, %s of the rates were above it "
-                  + "(peaks %s).", p.what(), p.scope(), p.amount(p.level()),
+                  + "(peaks %s)%s.", p.what(), p.scope(), p.amount(p.level()),
               p.amount(p.halfWidth()), JobEvidence.clock(p.sinceMs()),
-              Fmt.pct(p.earlierAboveShare()), p.amount(p.earlierPeak())));
+              Fmt.pct(p.earlierAboveShare()), p.amount(p.earlierPeak()),
+              Double.isNaN(p.utilization()) ? "" : "; disk busy " + Fmt.pct(p.utilization())));
       f.onset(p.sinceMs(), DiskPlateau.WINDOW_MS, "plateau");
     }
     Change util = job.change(GcPressureRule.series(job, Signal.DISK_UTILIZATION, disk));
@@ -72,8 +73,10 @@ final class DiskThrottlingRule implements CauseRule {
               + "is held down, not asked for more.", Fmt.num(capacity.now()),
               Fmt.num(capacity.before()), capacity.test(false))));
     }
-    if (p == null && !(saturated && queueing)) {
-      return new Finding(cause()); // busy alone is load, not a ceiling
+    if (p == null && !(saturated && queueing && !DiskPlateau.judgeable(job, disk))) {
+      // Busy alone is load, not a ceiling; the busy and queueing signs stand for a ceiling only
+      // until there are points enough to see whether the rate is flat.
+      return new Finding(cause());
     }
     if (f.onsetMs() < 0) {
       long at = job.onset(GcPressureRule.series(job, Signal.DISK_LATENCY, disk), true);

@@ -49,10 +49,12 @@ record SenSlope(double perMs, double lowerPerMs, double upperPerMs, double confi
     double varS = n * (n - 1.0) * (2 * n + 5) / 18;
     double z = RankTests.normalQuantile(1 - (1 - confidence) / 2);
     double c = z * Math.sqrt(varS);
-    int lo = (int) Math.floor((k - c) / 2); // 0-based: the ((N - C) / 2)-th slope
-    int hi = (int) Math.ceil((k + c) / 2);
-    double lower = lo < 0 ? Double.NEGATIVE_INFINITY : slopes[Math.min(k - 1, lo)];
-    double upper = hi >= k ? Double.POSITIVE_INFINITY : slopes[Math.max(0, hi)];
+    // Sen's bounds: the ((N - C) / 2)-th and ((N + C) / 2 + 1)-th ordered slopes (1-based),
+    // rounded as SciPy's theilslopes rounds them
+    int lo = Math.max((int) Math.rint((k - c) / 2) - 1, 0);
+    int hi = Math.min((int) Math.rint((k + c) / 2), k - 1);
+    double lower = slopes[lo];
+    double upper = slopes[hi];
     return new SenSlope(median, lower, upper, confidence, n);
   }
 
