@@ -160,6 +160,7 @@ final class CausalModel {
         }
       }
     }
+    waitForPending(by, present);
     for (Cause a : order) {
       Finding cause = by.get(a);
       if (cause == null || cause.confidence() < present) {
@@ -182,6 +183,33 @@ final class CausalModel {
                     + "ranks first.", capitalise(sign(b)), since(effect),
                 PLURAL.contains(b) ? "" : "s", sign(a), since(cause), a.id(),
                 PLURAL.contains(b) ? "them" : "it")));
+      }
+    }
+  }
+
+  /**
+   * A cause whose signs have begun but cannot be judged yet (too few points since its onset)
+   * holds back the consequences it would explain, so they are not named first: they stay below
+   * the naming threshold until the cause is judged one way or the other.
+   */
+  private void waitForPending(Map<Cause, Finding> by, double present) {
+    for (Finding cause : by.values()) {
+      if (cause.pendingWhy() == null || cause.confidence() >= present) {
+        continue;
+      }
+      Set<Cause> held = EnumSet.noneOf(Cause.class);
+      held.addAll(consequencesOf(cause.cause()));
+      held.addAll(refines.getOrDefault(cause.cause(), Set.of()));
+      for (Cause b : held) {
+        Finding effect = by.get(b);
+        boolean refined = refines.getOrDefault(cause.cause(), Set.of()).contains(b);
+        if (effect == null || effect.confidence() < present
+            || (!refined && startedFirst(effect, cause))) {
+          continue;
+        }
+        effect.capAt(present - 0.01, relation(effect, cause, String.format(
+            "Held back while %s cannot be judged yet: %s", cause.cause().id(),
+            cause.pendingWhy())));
       }
     }
   }

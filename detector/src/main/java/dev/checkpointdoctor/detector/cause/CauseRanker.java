@@ -65,13 +65,14 @@ public final class CauseRanker implements Diagnoser {
     List<Finding> findings = new ArrayList<>();
     for (CauseRule rule : rules) {
       Finding f = rule.assess(job);
-      if (f.confidence() > 0) {
+      if (f.confidence() > 0 || f.pendingWhy() != null) {
         findings.add(f);
       }
     }
     dateOnsets(job, findings);
     kept.endDiagnosis();
     CausalModel.FLINK.apply(findings, MIN_CONFIDENCE);
+    findings.removeIf(f -> f.confidence() == 0); // pending with nothing found yet
     findings.sort(Comparator.comparingDouble(Finding::confidence).reversed());
     List<MissingSource> missing = SourceCheck.check(job);
     if (findings.isEmpty() || findings.get(0).confidence() < MIN_CONFIDENCE) {

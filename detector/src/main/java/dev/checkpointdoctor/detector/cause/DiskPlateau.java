@@ -9,7 +9,8 @@ import dev.checkpointdoctor.detector.model.Signal;
  * and wobbles; a throttled volume delivers its baseline almost exactly.
  *
  * @param level recent median of the flat rate
- * @param halfWidth half the recent 10–90 % range
+ * @param halfWidth half the 10–90 % range of the smoothed recent window rates (the spread
+ *     judged flat)
  * @param sinceMs first point of the flat run that reaches the present
  * @param earlierPeak 95th percentile before the recent slice
  * @param utilization recent median utilisation of that disk (NaN if unknown)
@@ -101,7 +102,8 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     // Flatness is judged on a 3-point moving average: a rate from integer counters over a short
     // scrape interval alternates around a constant ceiling by one count per interval.
     double[] smooth = movingAverage(recent);
-    if (Stats.quantile(smooth, 0.9) - Stats.quantile(smooth, 0.1) > MAX_RELATIVE_RANGE * level) {
+    double smoothRange = Stats.quantile(smooth, 0.9) - Stats.quantile(smooth, 0.1);
+    if (smoothRange > MAX_RELATIVE_RANGE * level) {
       return null;
     }
     double lo = Stats.quantile(recent, 0.1);
@@ -132,8 +134,10 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
         util = job.median(u, from, Long.MAX_VALUE);
       }
     }
-    return new DiskPlateau(h.signal(), h instanceof TotalIopsHistory, disk, level, (hi - lo) / 2,
-        since, peak, util, aboveShare);
+    // the spread quoted is the one judged flat (the smoothed window rates), not the per-scrape
+    // wobble of a throttler releasing I/O in batches
+    return new DiskPlateau(h.signal(), h instanceof TotalIopsHistory, disk, level,
+        smoothRange / 2, since, peak, util, aboveShare);
   }
 
   /** Mean rates over consecutive windows of at least {@code ms} (first point of each: its start). */

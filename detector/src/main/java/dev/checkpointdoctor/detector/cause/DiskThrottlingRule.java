@@ -76,7 +76,7 @@ final class DiskThrottlingRule implements CauseRule {
     if (p == null && !(saturated && queueing && !DiskPlateau.judgeable(job, disk))) {
       // Busy alone is load, not a ceiling; the busy and queueing signs stand for a ceiling only
       // until there are points enough to see whether the rate is flat.
-      return new Finding(cause());
+      return DiskPlateau.judgeable(job, disk) ? new Finding(cause()) : pending(job, disk);
     }
     if (f.onsetMs() < 0) {
       long at = job.onset(GcPressureRule.series(job, Signal.DISK_LATENCY, disk), true);
@@ -112,6 +112,50 @@ final class DiskThrottlingRule implements CauseRule {
               + " of the time: the lower rate looks like less demand, not a ceiling."));
     }
     return f;
+  }
+
+  /**
+   * The disk's latest points busy and queueing before a test or a plateau can judge them: a
+   * pending finding that holds RocksDB stalls and back-pressure back for the minute it takes.
+   */
+  private Finding pending(JobEvidence job, String disk) {
+    Finding f = new Finding(cause());
+    SeriesHistory u = GcPressureRule.series(job, Signal.DISK_UTILIZATION, disk);
+    SeriesHistory l = GcPressureRule.series(job, Signal.DISK_LATENCY, disk);
+    double util = latest(u, 3);
+    double lat = latest(l, 3);
+    double latBefore = l == null ? Double.NaN : job.earlierMedian(l);
+    if (!(util >= SATURATED && lat >= QUEUEING_FACTOR * latBefore
+        && lat >= Signal.DISK_LATENCY.absoluteFloor())) {
+      return f;
+    }
+    long at = job.onset(l, true);
+    if (at < 0) {
+      return f;
+    }
+    f.add(0.1, new Evidence(Signal.DISK_LATENCY.id(), disk, lat, latBefore, Evidence.HIGHER,
+        Double.NaN, Double.NaN, at, String.format("Latency per I/O on %s is %s ms since %s, was "
+            + "%s ms, with the disk busy %s: too few points yet to judge a ceiling.", disk,
+            Fmt.num(lat), JobEvidence.clock(at), Fmt.num(latBefore), Fmt.pct(util))));
+    f.onset(at, JobEvidence.spacing(l), "latency");
+    return f.pending(String.format("the disk %s is busy %s with I/O latency %s ms (was %s ms) "
+        + "since %s.", disk, Fmt.pct(util), Fmt.num(lat), Fmt.num(latBefore),
+        JobEvidence.clock(at)));
+  }
+
+  /** Median of the last {@code k} finite values, or NaN. */
+  static double latest(SeriesHistory h, int k) {
+    if (h == null) {
+      return Double.NaN;
+    }
+    double[] v = new double[k];
+    int n = 0;
+    for (int i = h.size() - 1; i >= 0 && n < k; i--) {
+      if (Double.isFinite(h.value(i))) {
+        v[n++] = h.value(i);
+      }
+    }
+    return n == 0 ? Double.NaN : Stats.median(java.util.Arrays.copyOf(v, n));
   }
 
   /** The disk of the job busiest now, or null. */

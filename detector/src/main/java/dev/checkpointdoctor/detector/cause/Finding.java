@@ -22,6 +22,8 @@ final class Finding {
   private double onsetResolutionMs;
   /** Signal and scope of the first (main) supporting evidence. */
   private Evidence main;
+  /** Why the cause cannot be judged yet though its signs have begun, or null. */
+  private String pending;
   /** Supporting evidence that is the cause's own sign (not a shared consequence). */
   private final List<Evidence> own = new ArrayList<>();
 
@@ -123,6 +125,19 @@ final class Finding {
     this.onsetResolutionMs = resolutionMs;
     this.onsetWhat = what;
     return this;
+  }
+
+  /**
+   * Marks the cause as begun but not yet judgeable (too few points since its onset): its
+   * consequences wait for it instead of being named first.
+   */
+  Finding pending(String why) {
+    this.pending = why;
+    return this;
+  }
+
+  String pendingWhy() {
+    return pending;
   }
 
   long onsetMs() {

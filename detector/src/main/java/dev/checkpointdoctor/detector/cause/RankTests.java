@@ -38,32 +38,37 @@ final class RankTests {
     if (n == 0 || m == 0) {
       return new MannWhitney(Double.NaN, 0.5, 1, 1, n, m);
     }
-    double[] all = new double[n + m];
-    System.arraycopy(x, 0, all, 0, n);
-    System.arraycopy(y, 0, all, n, m);
-    int[] order = sortedOrder(all);
-    double[] rank = new double[n + m];
+    // ranks by merging the two sorted samples: no boxing, O((n + m) log(n + m))
+    double[] a = x.clone();
+    double[] b = y.clone();
+    java.util.Arrays.sort(a);
+    java.util.Arrays.sort(b);
+    double rankSumY = 0;
     double tieTerm = 0;
     boolean ties = false;
-    for (int i = 0; i < order.length; ) {
-      int j = i;
-      while (j + 1 < order.length && all[order[j + 1]] == all[order[i]]) {
+    int i = 0;
+    int j = 0;
+    int below = 0; // values ranked so far
+    while (i < n || j < m) {
+      double v = j >= m || (i < n && a[i] <= b[j]) ? a[i] : b[j];
+      int inX = 0;
+      while (i < n && a[i] == v) {
+        i++;
+        inX++;
+      }
+      int inY = 0;
+      while (j < m && b[j] == v) {
         j++;
+        inY++;
       }
-      double r = (i + j) / 2.0 + 1;
-      for (int k = i; k <= j; k++) {
-        rank[order[k]] = r;
-      }
-      int t = j - i + 1;
+      int t = inX + inY;
+      double r = below + (t + 1) / 2.0; // mid-rank of the tied group
+      rankSumY += r * inY;
       if (t > 1) {
         ties = true;
         tieTerm += (double) t * t * t - t;
       }
-      i = j + 1;
-    }
-    double rankSumY = 0;
-    for (int k = n; k < n + m; k++) {
-      rankSumY += rank[k];
+      below += t;
     }
     double u = rankSumY - m * (m + 1) / 2.0;
     double sup = u / ((double) n * m);
@@ -246,19 +251,6 @@ final class RankTests {
         + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398
         + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
     return x >= 0 ? r : 2 - r;
-  }
-
-  private static int[] sortedOrder(double[] v) {
-    Integer[] idx = new Integer[v.length];
-    for (int i = 0; i < idx.length; i++) {
-      idx[i] = i;
-    }
-    Arrays.sort(idx, (a, b) -> Double.compare(v[a], v[b]));
-    int[] out = new int[idx.length];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = idx[i];
-    }
-    return out;
   }
 
   private static double clamp(double p) {

@@ -21,12 +21,37 @@ final class UnalignedInflationRule implements CauseRule {
     return c.known() && c.higherBy(Signal.CHECKPOINT_PERSISTED_DATA.absoluteFloor()) ? c : null;
   }
 
+  /** Completed checkpoints since the trouble began that a judgment of the in-flight data needs. */
+  static final int MIN_CHECKPOINTS = 3;
+
+  /**
+   * A job that runs unaligned checkpoints (it persists in-flight data at all) whose trouble is
+   * younger than {@link #MIN_CHECKPOINTS} completed checkpoints: whether its back-pressure
+   * inflates them cannot be judged yet, so back-pressure waits for the next checkpoints.
+   */
+  private static Finding pending(JobEvidence job, Finding f) {
+    SeriesHistory h = job.jobSeries(Signal.CHECKPOINT_PERSISTED_DATA);
+    if (h == null || h.size() == 0) {
+      return f;
+    }
+    double[] before = job.earlier(h);
+    boolean unaligned = Stats.max(before) > 0 || h.value(h.size() - 1) > 0;
+    int since = JobEvidence.count(h, job.onset(), Long.MAX_VALUE);
+    if (!unaligned || since >= MIN_CHECKPOINTS || job.onset() >= job.now()) {
+      return f;
+    }
+    f.onset(job.onset(), JobEvidence.spacing(h), "in-flight data");
+    return f.pending(String.format("the job runs unaligned checkpoints, and %d of the %d "
+        + "checkpoints needed to judge their in-flight data have completed since %s.", since,
+        MIN_CHECKPOINTS, JobEvidence.clock(job.onset())));
+  }
+
   @Override
   public Finding assess(JobEvidence job) {
     Finding f = new Finding(cause());
     Change persisted = inflation(job);
     if (persisted == null) {
-      return f;
+      return pending(job, f);
     }
     f.support(0.45, persisted, true, String.format("Checkpoints persist %s of in-flight data, "
             + "was %s (%s): unaligned checkpoints are storing the buffers.",
