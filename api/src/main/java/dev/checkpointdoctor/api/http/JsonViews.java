@@ -5,6 +5,7 @@ import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.MissingSource;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -96,7 +97,20 @@ final class JsonViews {
         .put("remedy", top.remedy())
         .put("docs", top.docsUrl())
         .put("runbook", runbook(top.docsUrl()))
-        .put("causes", ranked);
+        .put("causes", ranked)
+        .put("missingSources", missingSources(d));
+  }
+
+  static JsonArray missingSources(Diagnosis d) {
+    JsonArray out = new JsonArray();
+    for (MissingSource m : d.missingSources()) {
+      out.add(new JsonObject()
+          .put("source", m.source())
+          .put("cause", m.cause())
+          .put("why", m.why())
+          .put("fix", m.fix()));
+    }
+    return out;
   }
 
   static JsonObject cause(CauseHypothesis c) {
@@ -107,6 +121,10 @@ final class JsonViews {
           .put("scope", e.scope())
           .put("observed", number(e.observed()))
           .put("expected", number(e.expected()))
+          .put("relation", e.relation())
+          .put("spread", number(e.spread()))
+          .put("confidence", number(e.confidence()))
+          .put("since", e.sinceMs() < 0 ? null : time(e.sinceMs()))
           .put("sentence", e.sentence()));
     }
     return new JsonObject()

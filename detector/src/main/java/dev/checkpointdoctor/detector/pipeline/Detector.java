@@ -64,6 +64,7 @@ public final class Detector {
     this.settings = settings;
     this.extractor = new SignalExtractor(catalog, settings);
     this.book = new SignalBook(settings, diagnoser, listeners);
+    book.unjoinedCounts(extractor::unjoinedSamples, extractor::unjoinedContainerSamples);
   }
 
   /** Restores baselines and anomalies from a snapshot taken by {@link #snapshot()}. */

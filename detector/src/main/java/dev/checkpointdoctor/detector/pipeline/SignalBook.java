@@ -41,6 +41,8 @@ final class SignalBook {
   private final java.util.Set<Job> touched = new java.util.LinkedHashSet<>();
   private final Deque<Anomaly> resolved = new ArrayDeque<>();
   private long nextAnomalyId = 1;
+  private java.util.function.LongSupplier unjoinedNode = () -> -1;
+  private java.util.function.LongSupplier unjoinedContainer = () -> -1;
   private int entryCount;
   private int openCount;
 
@@ -48,6 +50,13 @@ final class SignalBook {
     this.settings = settings;
     this.diagnoser = diagnoser;
     this.listeners = listeners;
+  }
+
+  /** Where the diagnoser's views read the unjoined node and container sample counts. */
+  void unjoinedCounts(java.util.function.LongSupplier node,
+      java.util.function.LongSupplier container) {
+    this.unjoinedNode = node;
+    this.unjoinedContainer = container;
   }
 
   /**
@@ -215,6 +224,16 @@ final class SignalBook {
     @Override
     public List<SeriesHistory> history(Signal signal) {
       return job.histories(signal);
+    }
+
+    @Override
+    public long unjoinedNodeSamples() {
+      return unjoinedNode.getAsLong();
+    }
+
+    @Override
+    public long unjoinedContainerSamples() {
+      return unjoinedContainer.getAsLong();
     }
   }
 
