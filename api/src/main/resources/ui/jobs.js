@@ -24,7 +24,8 @@
     const now = Date.now();
     tbody.replaceChildren(...rows.slice().sort(compare).map(j => CPD.el("tr",
         {class: "job-row", "data-job": j.job, "data-status": j.status},
-        CPD.el("td", {class: "job"}, CPD.el("a", {href: CPD.jobLink(j.job), text: j.job})),
+        CPD.el("td", {class: "job", title: CPD.identity(j)},
+            CPD.el("a", {href: CPD.jobLink(j.job), text: j.job})),
         CPD.el("td", {}, CPD.statusBadge(j.status)),
         CPD.el("td", {class: "cause", "data-cause": j.cause || ""}, j.cause
             ? CPD.el("span", {class: "cause-name", text: j.cause.replace(/_/g, " ")}) : "–"),

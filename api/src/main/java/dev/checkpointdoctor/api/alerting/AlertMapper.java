@@ -2,6 +2,7 @@ package dev.checkpointdoctor.api.alerting;
 
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.JobIdentity;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -10,19 +11,30 @@ import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** Turns a job's diagnosis into the Alertmanager alert that announces it. */
 public final class AlertMapper {
   public static final String ALERT_NAME = "FlinkCheckpointAnomaly";
+  /** Labels an identity label cannot replace. */
+  private static final Set<String> OWN_LABELS =
+      Set.of("alertname", "job_name", "cause", "severity", "signal");
 
   private final String externalUrl;
   private final Duration resendInterval;
+  private final JobIdentity identity;
 
   public AlertMapper(String externalUrl, Duration resendInterval) {
+    this(externalUrl, resendInterval, JobIdentity.jobNameOnly());
+  }
+
+  /** With job identity labels, alerts carry them (e.g. {@code cluster}) beside job_name. */
+  public AlertMapper(String externalUrl, Duration resendInterval, JobIdentity identity) {
     this.externalUrl = externalUrl.endsWith("/")
         ? externalUrl.substring(0, externalUrl.length() - 1) : externalUrl;
     this.resendInterval = resendInterval;
+    this.identity = identity;
   }
 
   /**
@@ -32,7 +44,12 @@ public final class AlertMapper {
   public Alert firing(Diagnosis d, Instant now) {
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put("alertname", ALERT_NAME);
-    labels.put("job_name", d.job());
+    labels.put("job_name", identity.jobName(d.job()));
+    identity.labelsOf(d.job()).forEach((name, value) -> {
+      if (!OWN_LABELS.contains(name) && !value.isEmpty()) {
+        labels.put(name, value);
+      }
+    });
     labels.put("cause", d.cause());
     labels.put("severity", Severity.of(d).label());
     labels.put("signal", d.signal() == null ? "unknown" : d.signal());

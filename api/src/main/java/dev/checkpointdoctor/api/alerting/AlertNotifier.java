@@ -2,6 +2,7 @@ package dev.checkpointdoctor.api.alerting;
 
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.JobIdentity;
 import dev.checkpointdoctor.detector.pipeline.DetectorListener;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -36,6 +37,7 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
   private final Duration resendInterval;
   private final Function<String, Optional<Diagnosis>> currentDiagnosis;
   private final ServiceMetrics metrics;
+  private final JobIdentity identity;
   private final List<AlertmanagerTarget> targets = new ArrayList<>();
   private final Thread loop;
   private volatile boolean closed;
@@ -46,6 +48,14 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
    */
   public AlertNotifier(AlertingSettings settings, Clock clock,
       Function<String, Optional<Diagnosis>> currentDiagnosis, ServiceMetrics metrics) {
+    this(settings, clock, currentDiagnosis, metrics, JobIdentity.jobNameOnly());
+  }
+
+  /** @param identity what a job key is made of: alerts carry its labels beside job_name */
+  public AlertNotifier(AlertingSettings settings, Clock clock,
+      Function<String, Optional<Diagnosis>> currentDiagnosis, ServiceMetrics metrics,
+      JobIdentity identity) {
+    this.identity = identity;
     this.clock = clock;
     this.resendInterval = settings.resendInterval();
     this.currentDiagnosis = currentDiagnosis;
@@ -67,7 +77,7 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
    * server actually bound, while changes must already be queued from the first sample on.
    */
   public void start(String externalUrl) {
-    book = new AlertBook(new AlertMapper(externalUrl, resendInterval));
+    book = new AlertBook(new AlertMapper(externalUrl, resendInterval, identity));
     loop.start();
   }
 

@@ -63,12 +63,13 @@ public final class CheckpointDoctor implements AutoCloseable {
     SignalCatalog catalog = SignalCatalog.defaults();
     Detector detector;
     try {
-      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()),
-          loaded.state());
+      detector = new Detector(catalog, settings.detector(), settings.delivery(),
+          new CauseRanker(settings.detector()), loaded.state());
     } catch (RuntimeException e) {
       logger.log(Level.WARNING, "snapshot could not be restored (" + e.getMessage()
           + "); starting empty");
-      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()));
+      detector = new Detector(catalog, settings.detector(), settings.delivery(),
+          new CauseRanker(settings.detector()));
       loaded = new SnapshotStore.Loaded(null, "snapshot not restorable (" + e.getMessage()
           + "), starting empty");
     }
@@ -82,12 +83,13 @@ public final class CheckpointDoctor implements AutoCloseable {
     InfluxHistory history = null;
     if (settings.influx() != null) {
       history = new InfluxHistory(settings.influx(), metrics, Duration.ofSeconds(1),
-          InfluxHistory.BUFFER_POINTS);
+          InfluxHistory.BUFFER_POINTS, detector.jobIdentity());
       detector.addListener(history);
     }
     AlertNotifier alerts = null;
     if (settings.alerting().enabled()) {
-      alerts = new AlertNotifier(settings.alerting(), clock, detector::diagnosis, metrics);
+      alerts = new AlertNotifier(settings.alerting(), clock, detector::diagnosis, metrics,
+          detector.jobIdentity());
       for (JobSummary job : detector.jobs()) {
         detector.diagnosis(job.job()).ifPresent(alerts::restored);
       }
