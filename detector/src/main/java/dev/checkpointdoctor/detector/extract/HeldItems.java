@@ -3,7 +3,7 @@ package dev.checkpointdoctor.detector.extract;
 import dev.checkpointdoctor.detector.model.Signal;
 
 /**
- * A FIFO of what one node, container or TaskManager produced while its jobs are not yet known:
+ * What one node, container or TaskManager produced while its jobs are not yet known, oldest first:
  * per item the timestamp, the signal and value it gives (if any) and how many samples it stands
  * for. Primitive columns in a ring, about 17 bytes an item.
  */
@@ -17,12 +17,28 @@ final class HeldItems {
   private int head;
   private int size;
 
-  /** {@code signal} null: the item only counts samples that give no value by themselves. */
+  /**
+   * Adds an item in timestamp order: samples of the source's series arrive interleaved (shards),
+   * and the queue is decided from its oldest item. {@code signal} null: the item only counts
+   * samples that give no value by themselves.
+   */
   void add(long t, Signal signal, double value, int sampleCount) {
     if (size == ts.length) {
       grow();
     }
-    int i = (head + size) % ts.length;
+    int n = ts.length;
+    int k = size;
+    // usually in order: shift the few newer items one place towards the tail
+    while (k > 0 && ts[(head + k - 1) % n] > t) {
+      int from = (head + k - 1) % n;
+      int to = (head + k) % n;
+      ts[to] = ts[from];
+      values[to] = values[from];
+      signals[to] = signals[from];
+      samples[to] = samples[from];
+      k--;
+    }
+    int i = (head + k) % n;
     ts[i] = t;
     values[i] = value;
     signals[i] = (byte) (signal == null ? -1 : signal.ordinal());
