@@ -136,9 +136,5 @@ final class ContainerSignals {
       }
     }
 
-    @Override
-    long newest(Placement.Progress progress) {
-      return progress.container;
-    }
   }
 }

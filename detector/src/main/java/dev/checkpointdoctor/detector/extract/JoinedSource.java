@@ -18,6 +18,8 @@ abstract class JoinedSource {
   final HeldItems held = new HeldItems();
   /** In {@link PendingJoins}' list of sources with held items. */
   boolean waiting;
+  /** Its newest item: how far this source itself has got. */
+  long newest = SignalExtractor.NONE;
   private long cachedVersion = -1;
   private List<Stay>[] cached;
 
@@ -34,9 +36,6 @@ abstract class JoinedSource {
 
   /** Adds the stays of one group. */
   abstract void stays(int group, Placement placement, List<Stay> out);
-
-  /** How far this kind of source has got in its cluster. */
-  abstract long newest(Placement.Progress progress);
 
   /** Whether samples no job can be joined to count as an idle TaskManager (else unjoined). */
   boolean idleWhenUnjoined() {

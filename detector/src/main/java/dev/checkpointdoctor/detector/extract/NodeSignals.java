@@ -188,9 +188,5 @@ final class NodeSignals {
       }
     }
 
-    @Override
-    long newest(Placement.Progress progress) {
-      return progress.node;
-    }
   }
 }

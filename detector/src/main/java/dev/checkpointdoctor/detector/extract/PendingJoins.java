@@ -13,8 +13,8 @@ import java.util.logging.Logger;
  * Decides, in event time, which jobs a node, container or TaskManager sample belongs to. An item
  * at time t is decided once the Flink series of its cluster are known up to t (the cluster's
  * Flink series reached t and every job placed on the source, that still reports, has reported at
- * or after t); or, when that does not come, once its own source or the cluster's Flink series are
- * more than the delivery lag past t (then with what is known). Until then it is held, so it does
+ * or after t); or, when that does not come, once the source itself is more than the delivery lag
+ * past t (then with what is known). Until then it is held, so it does
  * not matter which source a Prometheus delivers first.
  *
  * <p>Every held sample ends as an observation of the jobs that ran there at its time or is
@@ -45,6 +45,9 @@ final class PendingJoins {
   void hold(JoinedSource source, long ts, Signal signal, double value, int samples,
       Consumer<Observation> out) {
     source.held.add(ts, signal, value, samples);
+    if (ts > source.newest) {
+      source.newest = ts;
+    }
     held++;
     if (!source.waiting) {
       source.waiting = true;
@@ -92,9 +95,9 @@ final class PendingJoins {
         }
       }
     }
-    long own = s.newest(p);
-    long newest = Math.max(flink, own);
-    long forcedBefore = newest == NONE ? NONE : newest - maxLagMs;
+    // waiting ends when this source itself is the delivery lag past an item: another node or
+    // another job far ahead says nothing about this one
+    long forcedBefore = s.newest == NONE ? NONE : s.newest - maxLagMs;
     while (!s.held.isEmpty()) {
       long t = s.held.headTs();
       if ((known == NONE || t > known) && (forcedBefore == NONE || t >= forcedBefore)) {

@@ -167,10 +167,6 @@ final class TmSignals {
       placement.staysOnTm(key, out);
     }
 
-    @Override
-    long newest(Placement.Progress progress) {
-      return progress.tm;
-    }
 
     @Override
     boolean idleWhenUnjoined() {
