@@ -160,7 +160,7 @@ public final class ServiceMetrics {
         .help("Anomalies currently open.")
         .callback(cb -> cb.call(detector.openAnomalyCount())).register(registry);
     GaugeWithCallback.builder().name(PREFIX + "jobs")
-        .help("Flink jobs known (by job_name).")
+        .help("Flink jobs known (by job key: job_name, or identity labels and job_name).")
         .callback(cb -> cb.call(detector.jobCount())).register(registry);
     GaugeWithCallback.builder().name(PREFIX + "queued_samples")
         .help("Samples accepted but not yet processed by the detector.")

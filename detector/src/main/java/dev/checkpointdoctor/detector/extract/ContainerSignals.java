@@ -48,7 +48,7 @@ final class ContainerSignals {
     String key = cluster + name;
     Container c = containers.get(key);
     if (c == null) {
-      c = new Container(cluster, key, name, pod, aliases, placement.maxLagMs());
+      c = new Container(cluster, key, name, pod, aliases, placement);
       containers.put(key, c);
     }
     c.refs++;
@@ -60,9 +60,8 @@ final class ContainerSignals {
 
   void onSample(Series s, long ts, double v, Consumer<Observation> out) {
     Container c = s.container;
-    Placement.Progress p = placement.progress(c.cluster);
-    if (ts > p.container) {
-      p.container = ts;
+    if (ts > c.progress.container) {
+      c.progress.container = ts;
     }
     long prevTs = s.lastTs;
     double prev = s.last;
@@ -101,10 +100,10 @@ final class ContainerSignals {
     private final List<String> aliased;
 
     Container(String cluster, String key, String name, String pod, HostAliases aliases,
-        long maxLagMs) {
-      super(cluster, "container:" + name);
+        Placement placement) {
+      super(cluster, "container:" + name, placement.progress(cluster));
       this.key = key;
-      this.cfs = new PartsAtTime(2, 3, maxLagMs);
+      this.cfs = new PartsAtTime(2, 3, placement.maxLagMs());
       this.asTm = cluster + SignalExtractor.sanitize(pod);
       List<String> a = new java.util.ArrayList<>();
       String node = aliases.nodeOf(pod);

@@ -74,8 +74,17 @@ final class JobFrames {
   }
 
   void onSample(Series s, long ts, double v) {
-    JobState j = jobs.computeIfAbsent(s.job, JobState::new);
-    JobRun run = run(j, s.jobId);
+    // a live series' job and run stay put: a run is dropped only once all its series ended
+    JobState j = s.jobState;
+    if (j == null) {
+      j = jobs.computeIfAbsent(s.job, JobState::new);
+      s.jobState = j;
+    }
+    JobRun run = s.run;
+    if (run == null) {
+      run = run(j, s.jobId);
+      s.run = run;
+    }
     s.lastTs = ts;
     if (!s.opened) {
       s.opened = true;
@@ -104,9 +113,9 @@ final class JobFrames {
   }
 
   void onSeriesEnd(Series s, long ts) {
-    JobState j = jobs.get(s.job);
-    JobRun run = j == null ? null : j.runs.get(s.jobId);
-    if (run == null) {
+    JobState j = s.jobState;
+    JobRun run = s.run;
+    if (j == null || run == null) {
       return;
     }
     run.members.remove(s);

@@ -15,6 +15,8 @@ import java.util.List;
 abstract class JoinedSource {
   final String cluster;
   final String scope;
+  /** How far the sources of its cluster have got. */
+  final Placement.Progress progress;
   final HeldItems held = new HeldItems();
   /** In {@link PendingJoins}' list of sources with held items. */
   boolean waiting;
@@ -23,9 +25,10 @@ abstract class JoinedSource {
   private long cachedVersion = -1;
   private List<Stay>[] cached;
 
-  JoinedSource(String cluster, String scope) {
+  JoinedSource(String cluster, String scope, Placement.Progress progress) {
     this.cluster = cluster;
     this.scope = scope;
+    this.progress = progress;
   }
 
   /** Number of look-up groups. */

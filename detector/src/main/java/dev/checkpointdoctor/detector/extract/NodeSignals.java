@@ -56,7 +56,7 @@ final class NodeSignals {
     Disk d = disks.get(key);
     if (d == null) {
       d = new Disk(cluster, key, node + "/" + device, nodeLabel, instanceHost, aliases,
-          placement.maxLagMs());
+          placement);
       disks.put(key, d);
     }
     d.refs++;
@@ -68,9 +68,8 @@ final class NodeSignals {
 
   void onSample(Series s, long ts, double v, Consumer<Observation> out) {
     Disk d = s.disk;
-    Placement.Progress p = placement.progress(d.cluster);
-    if (ts > p.node) {
-      p.node = ts;
+    if (ts > d.progress.node) {
+      d.progress.node = ts;
     }
     long prevTs = s.lastTs;
     double prev = s.last;
@@ -153,10 +152,10 @@ final class NodeSignals {
     private final List<String> aliased;
 
     Disk(String cluster, String key, String name, String nodeLabel, String instanceHost,
-        HostAliases aliases, long maxLagMs) {
-      super(cluster, "node:" + name);
+        HostAliases aliases, Placement placement) {
+      super(cluster, "node:" + name, placement.progress(cluster));
       this.key = key;
-      this.latency = new PartsAtTime(4, 15, maxLagMs);
+      this.latency = new PartsAtTime(4, 15, placement.maxLagMs());
       this.byNodeLabel = nodeLabel == null ? null : cluster + sanitize(nodeLabel);
       this.byInstance = instanceHost == null ? null : cluster + sanitize(instanceHost);
       List<String> a = new java.util.ArrayList<>();

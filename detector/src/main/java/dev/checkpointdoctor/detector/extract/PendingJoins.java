@@ -83,8 +83,7 @@ final class PendingJoins {
   }
 
   private void drain(JoinedSource s, Consumer<Observation> out) {
-    Placement.Progress p = placement.progress(s.cluster);
-    long flink = p.flink;
+    long flink = s.progress.flink;
     long known = flink; // NONE when the cluster has sent no Flink series yet: nothing is known
     long silentBefore = flink == NONE ? NONE : flink - maxLagMs;
     for (List<Stay> group : s.stays(placement)) {

@@ -298,6 +298,10 @@ public final class SignalExtractor {
     long lastTs = NONE;
     /** A job-scope series currently holding its run's frames. */
     boolean member;
+    JobFrames.JobState jobState;
+    JobRun run;
+    /** How far its cluster's sources have got (task and operator series update it). */
+    Placement.Progress progress;
     /** Where a task or operator series places its job. */
     Stay tmStay;
     Stay hostStay;

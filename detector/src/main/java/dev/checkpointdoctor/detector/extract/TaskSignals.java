@@ -27,6 +27,7 @@ final class TaskSignals {
     }
     s.job = jobKey;
     s.cluster = cluster;
+    s.progress = placement.progress(cluster);
     Kind kind = s.rule.kind();
     if (kind.source() == Source.TASK) {
       // interned: the many series of one subtask share one scope string
@@ -85,9 +86,8 @@ final class TaskSignals {
         s.hostStay.seen(ts);
       }
     }
-    Placement.Progress p = placement.progress(s.cluster);
-    if (ts > p.flink) {
-      p.flink = ts;
+    if (ts > s.progress.flink) {
+      s.progress.flink = ts;
     }
   }
 
@@ -95,9 +95,8 @@ final class TaskSignals {
     if (!s.opened) {
       return;
     }
-    Placement.Progress p = placement.progress(s.cluster);
-    if (ts > p.flink) {
-      p.flink = ts; // a stale marker is news about that scrape too
+    if (ts > s.progress.flink) {
+      s.progress.flink = ts; // a stale marker is news about that scrape too
     }
     if (s.tmStay != null) {
       s.tmStay.close(ts);

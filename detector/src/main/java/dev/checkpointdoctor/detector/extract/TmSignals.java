@@ -39,7 +39,7 @@ final class TmSignals {
     String key = cluster + tmId;
     Tm tm = tms.get(key);
     if (tm == null) {
-      tm = new Tm(cluster, key, tmId, placement.maxLagMs());
+      tm = new Tm(cluster, key, tmId, placement);
       tms.put(key, tm);
     }
     String host = SignalExtractor.nonEmpty(labels.get("host"));
@@ -67,9 +67,8 @@ final class TmSignals {
 
   void onSample(Series s, long ts, double v, Consumer<Observation> out) {
     Tm tm = s.tm;
-    Placement.Progress p = placement.progress(tm.cluster);
-    if (ts > p.tm) {
-      p.tm = ts;
+    if (ts > tm.progress.tm) {
+      tm.progress.tm = ts;
     }
     switch (s.rule.kind()) {
       case GC_ALL_MS_PER_S -> joins.hold(tm, ts, v >= 0 ? Signal.GC_TIME : null, v, 1, out);
@@ -145,11 +144,11 @@ final class TmSignals {
     final PartsAtTime gc;
     final PartsAtTime heap;
 
-    Tm(String cluster, String key, String tmId, long maxLagMs) {
-      super(cluster, "tm:" + tmId);
+    Tm(String cluster, String key, String tmId, Placement placement) {
+      super(cluster, "tm:" + tmId, placement.progress(cluster));
       this.key = key;
-      this.gc = new PartsAtTime(MAX_COLLECTORS, 0, maxLagMs);
-      this.heap = new PartsAtTime(2, 3, maxLagMs);
+      this.gc = new PartsAtTime(MAX_COLLECTORS, 0, placement.maxLagMs());
+      this.heap = new PartsAtTime(2, 3, placement.maxLagMs());
     }
 
     @Override
