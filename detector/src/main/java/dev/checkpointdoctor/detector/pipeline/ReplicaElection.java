@@ -49,6 +49,8 @@ final class ReplicaElection {
     final Map<String, long[]> newest = new HashMap<>(4);
     List<Held> held = new ArrayList<>();
     boolean holding;
+    /** Label sets of either replica remembered for this source that have not ended. */
+    int series;
 
     Source(String key) {
       this.key = key;
@@ -100,6 +102,9 @@ final class ReplicaElection {
       in = classify(raw);
       if (incoming.size() < maxIncoming) {
         incoming.put(raw, in);
+        if (in.source != null) {
+          in.source.series++;
+        }
       }
     }
     Source src = in.source;
@@ -137,9 +142,24 @@ final class ReplicaElection {
         failover(src, in.replica, sink);
       }
     }
-    if (ends) {
-      incoming.remove(raw); // a stale marker ended the series; forget its label set
+    if (ends && incoming.remove(raw) != null) { // a stale marker ended the series
+      src.series--;
+      forgetIfDone(src);
     }
+  }
+
+  /**
+   * A source whose series of both replicas all ended is forgotten (TaskManagers and pods churn);
+   * what it still held (a standby's last samples) will never be needed and counts as standby.
+   */
+  private void forgetIfDone(Source src) {
+    if (src.series > 0) {
+      return;
+    }
+    held -= src.held.size();
+    stats.haStandby.addAndGet(src.held.size());
+    src.held = new ArrayList<>();
+    sources.remove(src.key);
   }
 
   private void failover(Source src, String replica, Sink sink) {

@@ -78,4 +78,22 @@ class ReplicaElectionTest {
     assertThat(d.stats().processed()).isEqualTo(2);
     assertThat(d.stats().haStandby()).isZero();
   }
+
+  @Test
+  void aSourceWhoseSeriesAllEndedIsForgotten() {
+    ReplicaElection e = new ReplicaElection("prometheus_replica", 30_000,
+        SignalCatalog.defaults(), dev.checkpointdoctor.detector.model.JobIdentity.jobNameOnly(),
+        new DetectorStats());
+    ReplicaElection.Sink sink = (l, t, v, from, to) -> { };
+    double stale = Double.longBitsToDouble(Detector.STALE_NAN_BITS);
+    for (String replica : new String[] {"a", "b"}) {
+      e.accept(gauge("numRestarts", replica), new long[] {T0}, new double[] {0}, 0, 1, sink);
+    }
+    assertThat(e.elected()).containsEntry("job j", "a");
+    e.accept(gauge("numRestarts", "a"), new long[] {T0 + 1}, new double[] {stale}, 0, 1, sink);
+    assertThat(e.elected()).hasSize(1); // b's series still runs
+    e.accept(gauge("numRestarts", "b"), new long[] {T0 + 2}, new double[] {stale}, 0, 1, sink);
+    e.prune();
+    assertThat(e.elected()).isEmpty();
+  }
 }
