@@ -32,7 +32,6 @@ final class PendingJoins {
   private long held;
   private long unjoined;
   private long idleTaskManager;
-  private long forcedEarly;
   private boolean loggedLimit;
 
   PendingJoins(Placement placement, long maxHeld) {
@@ -60,7 +59,6 @@ final class PendingJoins {
         logger.warning(maxHeld + " node/container/TaskManager samples wait for their jobs' "
             + "Flink series; deciding the oldest early (a Flink source far behind?)");
       }
-      forcedEarly++;
       decideHead(source, out);
     }
   }
@@ -156,10 +154,5 @@ final class PendingJoins {
 
   long idleTaskManager() {
     return idleTaskManager;
-  }
-
-  /** Items decided before their time because {@code maxHeld} was reached. */
-  long forcedEarly() {
-    return forcedEarly;
   }
 }

@@ -2,7 +2,6 @@ package dev.checkpointdoctor.detector.extract;
 
 import static dev.checkpointdoctor.detector.extract.SignalExtractor.NONE;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -156,18 +155,5 @@ final class Placement {
 
   int size() {
     return stays + hostTms.size();
-  }
-
-  /** For tests: the jobs whose stay on a host covers {@code t}. */
-  List<String> jobsOnHostAt(String hostKey, long t) {
-    List<Stay> all = new ArrayList<>();
-    staysOnHost(hostKey, all);
-    List<String> out = new ArrayList<>();
-    for (Stay s : all) {
-      if (s.covers(t) && !out.contains(s.job)) {
-        out.add(s.job);
-      }
-    }
-    return out;
   }
 }
