@@ -204,6 +204,7 @@
       const detail = await CPD.api("/api/v1/jobs/" + encodeURIComponent(job));
       document.getElementById("job-status").replaceChildren(CPD.statusBadge(detail.status));
       document.getElementById("job-seen").textContent = "last seen " + CPD.time(detail.lastSeen);
+      document.getElementById("job-name").title = CPD.identity(detail) || "";
       document.body.dataset.status = detail.status;
       diagnosisCard(detail.diagnosis, detail);
       const {list, missing} = chartList(detail.baselines, detail.diagnosis);

@@ -65,12 +65,13 @@ public final class CheckpointDoctor implements AutoCloseable {
     SignalCatalog catalog = SignalCatalog.defaults();
     Detector detector;
     try {
-      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()),
-          loaded.state());
+      detector = new Detector(catalog, settings.detector(), settings.delivery(),
+          new CauseRanker(settings.detector()), loaded.state());
     } catch (RuntimeException e) {
       logger.log(Level.WARNING, "snapshot could not be restored (" + e.getMessage()
           + "); starting empty");
-      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()));
+      detector = new Detector(catalog, settings.detector(), settings.delivery(),
+          new CauseRanker(settings.detector()));
       loaded = new SnapshotStore.Loaded(null, "snapshot not restorable (" + e.getMessage()
           + "), starting empty");
     }
@@ -86,7 +87,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     InfluxHistory history = null;
     if (settings.influx() != null) {
       history = new InfluxHistory(settings.influx(), metrics, Duration.ofSeconds(1),
-          InfluxHistory.BUFFER_POINTS);
+          InfluxHistory.BUFFER_POINTS, detector.jobIdentity());
       detector.addListener(history);
     }
     AlertNotifier alerts = null;
@@ -94,7 +95,8 @@ public final class CheckpointDoctor implements AutoCloseable {
       Detector source = detector;
       alerts = new AlertNotifier(settings.alerting(), clock, source::diagnosis,
           d -> source.anomalies(d.job(), true, Long.MIN_VALUE).stream()
-              .mapToLong(Anomaly::startedAtMs).min().orElse(d.sinceMs()), metrics);
+              .mapToLong(Anomaly::startedAtMs).min().orElse(d.sinceMs()), metrics,
+          detector.jobIdentity());
       for (JobSummary job : detector.jobs()) {
         detector.diagnosis(job.job()).ifPresent(alerts::restored);
       }

@@ -5,6 +5,7 @@ import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.JobIdentity;
 import dev.checkpointdoctor.detector.model.MissingSource;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import io.vertx.core.json.JsonArray;
@@ -26,9 +27,14 @@ final class JsonViews {
     return Double.isFinite(d) ? d : null;
   }
 
-  static JsonObject job(JobSummary j) {
+  /** {@code job} is the key; {@code jobName} Flink's job_name; {@code labels} the identity. */
+  static JsonObject job(JobSummary j, JobIdentity identity) {
+    JsonObject labels = new JsonObject();
+    identity.labelsOf(j.job()).forEach(labels::put);
     return new JsonObject()
         .put("job", j.job())
+        .put("jobName", identity.jobName(j.job()))
+        .put("labels", labels)
         .put("status", j.status())
         .put("signals", new JsonArray(j.signals()))
         .put("openAnomalies", j.openAnomalies())

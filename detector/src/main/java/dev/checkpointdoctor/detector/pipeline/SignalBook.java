@@ -147,7 +147,9 @@ final class SignalBook {
 
   /**
    * Re-diagnoses the jobs that received observations since the last call and tells listeners
-   * when a job's diagnosis opens, changes cause or closes.
+   * when a job's diagnosis opens, changes cause or closes. Each job is diagnosed at its own
+   * event time (its newest observation): one source running hours ahead of another must not
+   * make a job's recent evidence look old.
    */
   void diagnose(long eventTimeMs) {
     for (Job job : touched) {
@@ -156,10 +158,11 @@ final class SignalBook {
       if (before == null && job.openCount() == 0) {
         continue;
       }
-      long since = before == null ? eventTimeMs : before.sinceMs();
-      Diagnosis after = diagnoser.diagnose(new View(job, eventTimeMs), since);
+      long now = job.lastSeenMs != Long.MIN_VALUE ? job.lastSeenMs : eventTimeMs;
+      long since = before == null ? now : before.sinceMs();
+      Diagnosis after = diagnoser.diagnose(new View(job, now), since);
       if (after != null && before != null && !after.cause().equals(before.cause())) {
-        after = diagnoser.diagnose(new View(job, eventTimeMs), eventTimeMs);
+        after = diagnoser.diagnose(new View(job, now), now);
       }
       job.diagnosis = after;
       if (after != null) {
@@ -173,7 +176,7 @@ final class SignalBook {
           : after == null || !after.cause().equals(before.cause());
       if (changed) {
         for (DetectorListener l : listeners) {
-          l.diagnosisChanged(job.name, before, after, eventTimeMs);
+          l.diagnosisChanged(job.name, before, after, now);
         }
       }
     }
