@@ -69,12 +69,13 @@ public final class CheckpointDoctor implements AutoCloseable {
     SignalCatalog catalog = SignalCatalog.defaults();
     Detector detector;
     try {
-      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()),
-          loaded.state());
+      detector = new Detector(catalog, settings.detector(), settings.delivery(),
+          new CauseRanker(settings.detector()), loaded.state());
     } catch (RuntimeException e) {
       logger.log(Level.WARNING, "snapshot could not be restored (" + e.getMessage()
           + "); starting empty");
-      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()));
+      detector = new Detector(catalog, settings.detector(), settings.delivery(),
+          new CauseRanker(settings.detector()));
       loaded = new SnapshotStore.Loaded(null, "snapshot not restorable (" + e.getMessage()
           + "), starting empty");
     }
@@ -89,7 +90,11 @@ public final class CheckpointDoctor implements AutoCloseable {
         snapshots::lastSuccessMs);
     Bootstrap bootstrap = null;
     java.util.Set<String> restoredJobs = new java.util.TreeSet<>();
-    detector.jobs().forEach(j -> restoredJobs.add(j.job()));
+    // by job_name: a bootstrap reads and holds a job_name's series (of every cluster with
+    // --job-identity-labels), so a name restored in any cluster is not read again
+    for (JobSummary j : detector.jobs()) {
+      restoredJobs.add(detector.jobIdentity().jobName(j.job()));
+    }
     if (settings.bootstrap() != null) {
       bootstrap = new Bootstrap(settings.bootstrap(), settings.detector(), catalog, clock,
           detector, worker, metrics, restoredJobs, seriesFeed::busy);
@@ -98,7 +103,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     InfluxHistory history = null;
     if (settings.influx() != null) {
       history = new InfluxHistory(settings.influx(), metrics, Duration.ofSeconds(1),
-          InfluxHistory.BUFFER_POINTS);
+          InfluxHistory.BUFFER_POINTS, detector.jobIdentity());
       detector.addListener(bootstrap == null ? history
           : HistoryFilter.liveOnly(history, detector));
     }
@@ -107,7 +112,8 @@ public final class CheckpointDoctor implements AutoCloseable {
       Detector source = detector;
       alerts = new AlertNotifier(settings.alerting(), clock, source::diagnosis,
           d -> source.anomalies(d.job(), true, Long.MIN_VALUE).stream()
-              .mapToLong(Anomaly::startedAtMs).min().orElse(d.sinceMs()), metrics);
+              .mapToLong(Anomaly::startedAtMs).min().orElse(d.sinceMs()), metrics,
+          detector.jobIdentity());
       java.util.Set<String> announced = new java.util.HashSet<>();
       for (JobSummary job : detector.jobs()) {
         java.util.Optional<dev.checkpointdoctor.detector.model.Diagnosis> d =

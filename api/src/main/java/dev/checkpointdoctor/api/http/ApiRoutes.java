@@ -37,7 +37,7 @@ final class ApiRoutes {
     respond(ctx, () -> {
       JsonArray jobs = new JsonArray();
       for (JobSummary j : detector.jobs()) {
-        jobs.add(JsonViews.job(j));
+        jobs.add(JsonViews.job(j, detector.jobIdentity()));
       }
       return new Reply(200, new JsonObject().put("jobs", jobs)
           .put("unjoinedSamples", detector.unjoinedSamples()));
@@ -54,7 +54,7 @@ final class ApiRoutes {
       if (job.isEmpty()) {
         return Reply.error(404, "no job named \"" + name + "\"");
       }
-      JsonObject body = JsonViews.job(job.get());
+      JsonObject body = JsonViews.job(job.get(), detector.jobIdentity());
       body.put("diagnosis", detector.diagnosis(name).map(JsonViews::diagnosis).orElse(null));
       body.put("baselines", baselines(detector.baselines(name)));
       return new Reply(200, body);

@@ -101,7 +101,7 @@ class BootstrapServiceTest {
           send(s, "alpha", t, checkpointAt(first, t));
         }
         Await.until("live samples held", Duration.ofSeconds(20),
-            () -> metric(s, "checkpoint_doctor_bootstrap_held_samples") >= 5 * 7);
+            () -> metric(s, "checkpoint_doctor_bootstrap_held_samples") >= 5 * JM_GAUGES);
         assertThat(s.detector().stats().processed()).isZero();
 
         gate.countDown();
@@ -114,16 +114,16 @@ class BootstrapServiceTest {
         assertThat(stats.duplicate()).as("duplicates").isZero();
         // the overlapping scrape was already in history: left out and counted, not "out of order"
         assertThat(metric(s, "checkpoint_doctor_samples_dropped_total{reason=\"in_history\"}"))
-            .isEqualTo(7);
+            .isEqualTo(JM_GAUGES);
         assertThat(metric(s, "checkpoint_doctor_bootstrap_held_samples")).isZero();
         assertThat(duration.getString("state")).isEqualTo("ready");
         assertThat(duration.getString("historySince")).isNotNull();
         JsonObject age = baseline(s, "alpha", "checkpoint_age", "job");
         assertThat(Instant(age.getString("lastSeen"))).as("the last live scrape was evaluated")
             .isEqualTo(last + 4 * SyntheticFleet.SCRAPE_MS);
-        // every history sample once, then the four new live scrapes (7 gauges each)
+        // every history sample once, then the four new live scrapes
         assertThat(metric(s, "checkpoint_doctor_samples_processed_total"))
-            .isEqualTo(metric(s, "checkpoint_doctor_bootstrap_samples_fed_total") + 4 * 7);
+            .isEqualTo(metric(s, "checkpoint_doctor_bootstrap_samples_fed_total") + 4 * JM_GAUGES);
         assertThat(metric(s, "checkpoint_doctor_stale_markers_total")).isZero();
       }
     }
@@ -264,12 +264,19 @@ class BootstrapServiceTest {
   }
 
   /** A live scrape of job number 0's JobManager gauges, as the fake's history has them. */
+  /** JobManager gauges per live scrape of {@link #send}. */
+  static final int JM_GAUGES = 10;
+
   private static void send(CheckpointDoctor s, String job, long ts, long checkpointId) {
     List<RemoteWriteTestEncoder.Proto> series = new ArrayList<>();
+    // the JobManager gauges the history has (SyntheticFleet): a scrape's frame is finished once
+    // every series of the job reported it, so a live scrape missing some would wait for them
     Map<String, Double> values = Map.of("lastCompletedCheckpointId", (double) checkpointId,
         "numberOfCompletedCheckpoints", (double) checkpointId, "numberOfFailedCheckpoints", 0.0,
         "numberOfInProgressCheckpoints", 0.0, "numRestarts", 0.0, "lastCheckpointDuration",
-        2000.0, "lastCheckpointSize", 50_000_000.0);
+        2000.0, "lastCheckpointSize", 50_000_000.0, "lastCheckpointFullSize", 900_000_000.0,
+        "lastCheckpointPersistedData", 50_000_000.0, "lastCheckpointCompletedTimestamp",
+        (double) (ts - 5_000));
     values.forEach((name, v) -> series.add(RemoteWriteTestEncoder.series(new String[] {
         "__name__", "flink_jobmanager_job_" + name, "host", "jm-0", "instance", "jm-0:9249",
         "job", "flink", "job_id", String.format("%032x", 1), "job_name", job},

@@ -43,6 +43,8 @@ final class SignalBook {
   private long nextAnomalyId = 1;
   /** Set while the detector reads history: baselines note when they first learned from it. */
   private boolean readingHistory;
+  private java.util.function.LongSupplier unjoinedNode = () -> -1;
+  private java.util.function.LongSupplier unjoinedContainer = () -> -1;
   private int entryCount;
   private int openCount;
 
@@ -50,6 +52,13 @@ final class SignalBook {
     this.settings = settings;
     this.diagnoser = diagnoser;
     this.listeners = listeners;
+  }
+
+  /** Where the diagnoser's views read the unjoined node and container sample counts. */
+  void unjoinedCounts(java.util.function.LongSupplier node,
+      java.util.function.LongSupplier container) {
+    this.unjoinedNode = node;
+    this.unjoinedContainer = container;
   }
 
   /**
@@ -143,7 +152,9 @@ final class SignalBook {
 
   /**
    * Re-diagnoses the jobs that received observations since the last call and tells listeners
-   * when a job's diagnosis opens, changes cause or closes.
+   * when a job's diagnosis opens, changes cause or closes. Each job is diagnosed at its own
+   * event time (its newest observation): one source running hours ahead of another must not
+   * make a job's recent evidence look old.
    */
   void diagnose(long eventTimeMs) {
     for (Job job : touched) {
@@ -152,10 +163,11 @@ final class SignalBook {
       if (before == null && job.openCount() == 0) {
         continue;
       }
-      long since = before == null ? eventTimeMs : before.sinceMs();
-      Diagnosis after = diagnoser.diagnose(new View(job, eventTimeMs), since);
+      long now = job.lastSeenMs != Long.MIN_VALUE ? job.lastSeenMs : eventTimeMs;
+      long since = before == null ? now : before.sinceMs();
+      Diagnosis after = diagnoser.diagnose(new View(job, now), since);
       if (after != null && before != null && !after.cause().equals(before.cause())) {
-        after = diagnoser.diagnose(new View(job, eventTimeMs), eventTimeMs);
+        after = diagnoser.diagnose(new View(job, now), now);
       }
       job.diagnosis = after;
       if (after != null) {
@@ -169,7 +181,7 @@ final class SignalBook {
           : after == null || !after.cause().equals(before.cause());
       if (changed) {
         for (DetectorListener l : listeners) {
-          l.diagnosisChanged(job.name, before, after, eventTimeMs);
+          l.diagnosisChanged(job.name, before, after, now);
         }
       }
     }
@@ -224,6 +236,16 @@ final class SignalBook {
     @Override
     public List<SeriesHistory> history(Signal signal) {
       return job.histories(signal);
+    }
+
+    @Override
+    public long unjoinedNodeSamples() {
+      return unjoinedNode.getAsLong();
+    }
+
+    @Override
+    public long unjoinedContainerSamples() {
+      return unjoinedContainer.getAsLong();
     }
   }
 
