@@ -98,6 +98,7 @@ class BootstrapIT {
         assertThat(Instant.parse(steady.getString("historySince")).toEpochMilli())
             .isBetween(end - Duration.ofHours(26).toMillis(),
                 end - Duration.ofHours(26).toMillis() + 2 * CHECKPOINT_MS);
+        historyNoteOnJobPage(service, tmp.resolve("browser"), steady.getString("historySince"));
         // the incident in history: found, kept, resolved
         JsonArray past = anomalies(service, "slowing");
         assertThat(past.size()).isEqualTo(1);
@@ -190,6 +191,27 @@ class BootstrapIT {
       String metrics = Http.get(TestService.url(service, "/metrics")).body();
       assertThat(Http.metric(metrics,
           "checkpoint_doctor_bootstrap_problems_total{reason=\"unreachable\"}")).isEqualTo(1);
+    }
+  }
+
+  /** The job page says since when the duration baseline learned from history. */
+  private static void historyNoteOnJobPage(CheckpointDoctor service, Path dir, String since)
+      throws Exception {
+    if (!HeadlessChromium.installed()) {
+      if (System.getenv("CI") != null) {
+        throw new AssertionError("chromium and chromedriver are not installed");
+      }
+      return; // WebUiIT says why it is skipped
+    }
+    try (HeadlessChromium browser = HeadlessChromium.start(dir, 1360, 900)) {
+      browser.open(TestService.url(service, "/ui/job.html?job=steady"));
+      Object note = Await.until("the history note on steady's duration chart",
+          Duration.ofSeconds(30), () -> browser.script("const n = document.querySelector("
+              + "'.chart-card[data-signal=checkpoint_duration] .history-since');"
+              + "return n ? n.textContent : null;"));
+      assertThat((String) note).startsWith("learned from history since ");
+      // the page writes times as "YYYY-MM-DD HH:MM UTC"
+      assertThat((String) note).endsWith(since.substring(0, 16).replace('T', ' ') + " UTC");
     }
   }
 
