@@ -21,7 +21,9 @@ import java.util.regex.Pattern;
  * series each) over {@code bench.window}; the service jar runs as a child process with {@code
  * -Xmx${bench.xmx}} and a GC log, bootstrapping from it until /readyz says ready. Prints the
  * seconds, what was read, the largest heap left after a garbage collection (the live set) and the
- * process's peak resident memory. Run from the repository root:
+ * process's peak resident memory; then, as a peer in the same run, the time to fetch the same
+ * answers without the service (what the fake server and the transfer cost). Run from the
+ * repository root:
  *
  * <pre>
  * ./mvnw -B -Pbench package -DskipTests -pl bench -am
@@ -102,6 +104,21 @@ public final class BootstrapBench {
       System.out.printf(Locale.ROOT, "heap after GC, largest: %d MB (of -Xmx%s); peak RSS %d MB;"
           + " baselines %,.0f%n", maxHeapAfterGcMb(dir.resolve("gc.log")), xmx, peakRssKb / 1024,
           metric(metrics, "checkpoint_doctor_baselines"));
+      // The peer, in the same run: the same requests, one after the other as the service's one
+      // reader sends them, answers read and thrown away. What the fake server and the transfer
+      // cost; the rest of the bootstrap is the service's parsing and learning.
+      List<String> asked = api.requests();
+      long f0 = System.nanoTime();
+      long bytes = 0;
+      for (String r : asked) {
+        bytes += http.send(HttpRequest.newBuilder(URI.create(api.url() + r)).build(),
+            HttpResponse.BodyHandlers.ofByteArray()).body().length;
+      }
+      double fetch = (System.nanoTime() - f0) / 1e9;
+      double boot = metric(metrics, "checkpoint_doctor_bootstrap_seconds_total");
+      System.out.printf(Locale.ROOT, "peer: the same %,d requests fetched only: %.1f s (%.1f MB);"
+          + " bootstrap_seconds / fetch-only = %.2f%n", asked.size(), fetch, bytes / 1e6,
+          boot / fetch);
       System.out.println("logs: " + dir + (status.isEmpty() ? "" : " (last status " + status
           + ")"));
     }

@@ -60,6 +60,9 @@ public final class FakePromApi implements AutoCloseable {
   private volatile long stallMs;
   private final AtomicLong rangeQueries = new AtomicLong();
   private final AtomicLong pointsServed = new AtomicLong();
+  /** Every request's path and query, in arrival order (BootstrapBench replays them). */
+  private final java.util.Queue<String> requests =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   public FakePromApi(List<Series> series) throws IOException {
     this(series, 0);
@@ -118,9 +121,16 @@ public final class FakePromApi implements AutoCloseable {
     return pointsServed.get();
   }
 
+  /** The requests served so far ({@code /api/v1/...?query}), in arrival order. */
+  public List<String> requests() {
+    return List.copyOf(requests);
+  }
+
   private void handle(HttpExchange ex) throws IOException {
     try (ex) {
       String path = ex.getRequestURI().getPath();
+      String raw = ex.getRequestURI().getRawQuery();
+      requests.add(ex.getRequestURI().getRawPath() + (raw == null ? "" : "?" + raw));
       Map<String, String> q = params(ex.getRequestURI().getRawQuery());
       if (failStatus != 0 && path.startsWith(failPathPrefix)) {
         send(ex, failStatus, "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":"
