@@ -129,6 +129,54 @@ class BootstrapServiceTest {
     }
   }
 
+  /**
+   * An HA pair writes live while the job reads its history (which, from a query API, has no
+   * replica label): the held samples of both replicas go through the replica election after the
+   * history, onto the history's series; one replica is learned from, nothing twice, nothing out
+   * of order.
+   */
+  @Test
+  void heldSamplesOfAnHaPairGoThroughTheReplicaElectionAfterTheHistory() throws Exception {
+    try (FakePromApi api = fake(Duration.ofHours(6), "alpha")) {
+      CountDownLatch gate = new CountDownLatch(1);
+      api.gate(gate);
+      try (CheckpointDoctor s = start(api.url(), "--ha-replica-label", "prometheus_replica")) {
+        long last = lastJmScrape(0);
+        long first = now - Duration.ofHours(6).toMillis();
+        // replica a's scrapes are those history has; b scrapes the same target 3 s earlier
+        for (int k = 0; k <= 4; k++) {
+          long t = last + k * SyntheticFleet.SCRAPE_MS; // k = 0: the history's last scrape
+          send(s, "alpha", t, checkpointAt(first, t), "prometheus_replica", "a");
+          send(s, "alpha", t - 3_000, checkpointAt(first, t), "prometheus_replica", "b");
+        }
+        Await.until("live samples held", Duration.ofSeconds(20),
+            () -> metric(s, "checkpoint_doctor_bootstrap_held_samples") >= 10 * JM_GAUGES);
+        gate.countDown();
+        Await.until("bootstrap done", Duration.ofSeconds(60),
+            () -> readyz(s).getString("status").equals("ready"));
+        JsonObject age = Await.until("the last live scrape evaluated", Duration.ofSeconds(20),
+            () -> {
+              JsonObject b = baseline(s, "alpha", "checkpoint_age", "job");
+              return b != null && Instant(b.getString("lastSeen"))
+                  == last + 4 * SyntheticFleet.SCRAPE_MS - 3_000 ? b : null;
+            });
+        assertThat(age.getString("historySince")).isNotNull();
+        DetectorStats stats = s.detector().stats();
+        assertThat(stats.outOfOrder()).as("out of order").isZero();
+        assertThat(stats.duplicate()).as("duplicates").isZero();
+        // both replicas' scrapes up to the history's last: left out before the election
+        assertThat(metric(s, "checkpoint_doctor_samples_dropped_total{reason=\"in_history\"}"))
+            .isEqualTo(2 * JM_GAUGES);
+        // replica b (heard first after the history) is learned from: its four new scrapes
+        assertThat(metric(s, "checkpoint_doctor_samples_processed_total"))
+            .isEqualTo(metric(s, "checkpoint_doctor_bootstrap_samples_fed_total")
+                + 4 * JM_GAUGES);
+        assertThat(metric(s, "checkpoint_doctor_detector_samples_dropped_total"
+            + "{reason=\"ha_replica_standby\"}")).isGreaterThanOrEqualTo(3 * JM_GAUGES);
+      }
+    }
+  }
+
   @Test
   void anUnreachableSourceIsLoggedOnceAndJobsLearnLive() throws Exception {
     try (CheckpointDoctor s = start("http://127.0.0.1:" + freePort())) {
@@ -203,8 +251,10 @@ class BootstrapServiceTest {
             () -> readyz(s).getString("status").equals("ready")
                 ? baseline(s, "alpha", "checkpoint_duration", "job") : null);
         long since = Instant(d.getString("historySince"));
-        assertThat(since).isBetween(now - Duration.ofHours(2).toMillis(),
-            now - Duration.ofHours(2).toMillis() + 120_000);
+        // the first step is at or after the window's start; its value is the scrape at or
+        // before it, up to a scrape interval earlier
+        assertThat(since).isBetween(now - Duration.ofHours(2).toMillis()
+            - SyntheticFleet.SCRAPE_MS, now - Duration.ofHours(2).toMillis() + 120_000);
         assertThat(metric(s, "checkpoint_doctor_bootstrap_problems_total{reason=\"retention\"}"))
             .isEqualTo(1);
         assertThat(warningsMentioning("retention")).isEqualTo(1);
@@ -263,11 +313,12 @@ class BootstrapServiceTest {
         * SyntheticFleet.SCRAPE_MS;
   }
 
-  /** A live scrape of job number 0's JobManager gauges, as the fake's history has them. */
   /** JobManager gauges per live scrape of {@link #send}. */
   static final int JM_GAUGES = 10;
 
-  private static void send(CheckpointDoctor s, String job, long ts, long checkpointId) {
+  /** A live scrape of job number 0's JobManager gauges, as the fake's history has them. */
+  private static void send(CheckpointDoctor s, String job, long ts, long checkpointId,
+      String... extraLabels) {
     List<RemoteWriteTestEncoder.Proto> series = new ArrayList<>();
     // the JobManager gauges the history has (SyntheticFleet): a scrape's frame is finished once
     // every series of the job reported it, so a live scrape missing some would wait for them
@@ -277,10 +328,14 @@ class BootstrapServiceTest {
         2000.0, "lastCheckpointSize", 50_000_000.0, "lastCheckpointFullSize", 900_000_000.0,
         "lastCheckpointPersistedData", 50_000_000.0, "lastCheckpointCompletedTimestamp",
         (double) (ts - 5_000));
-    values.forEach((name, v) -> series.add(RemoteWriteTestEncoder.series(new String[] {
-        "__name__", "flink_jobmanager_job_" + name, "host", "jm-0", "instance", "jm-0:9249",
-        "job", "flink", "job_id", String.format("%032x", 1), "job_name", job},
-        new long[] {ts}, new double[] {v})));
+    values.forEach((name, v) -> {
+      List<String> labels = new ArrayList<>(List.of("__name__", "flink_jobmanager_job_" + name,
+          "host", "jm-0", "instance", "jm-0:9249", "job", "flink", "job_id",
+          String.format("%032x", 1), "job_name", job));
+      labels.addAll(List.of(extraLabels));
+      series.add(RemoteWriteTestEncoder.series(labels.toArray(new String[0]), new long[] {ts},
+          new double[] {v}));
+    });
     HttpResponse<String> r = Http.post(TestService.url(s, "/api/v1/write"),
         RemoteWriteTestEncoder.compress(RemoteWriteTestEncoder.writeRequest(
             series.toArray(new RemoteWriteTestEncoder.Proto[0]))), Http.remoteWriteHeaders());
