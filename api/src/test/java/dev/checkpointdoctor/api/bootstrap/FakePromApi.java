@@ -51,6 +51,8 @@ public final class FakePromApi implements AutoCloseable {
   }
 
   private final List<Series> series;
+  /** Positions in {@link #series} by job_name: a job's query does not scan a whole fleet. */
+  private final Map<String, List<Integer>> byJobName = new java.util.HashMap<>();
   private final HttpServer server;
   private volatile int failStatus;
   private volatile String failPathPrefix = "/api/v1/query_range";
@@ -70,6 +72,12 @@ public final class FakePromApi implements AutoCloseable {
 
   public FakePromApi(List<Series> series, int port) throws IOException {
     this.series = series;
+    for (int i = 0; i < series.size(); i++) {
+      String job = series.get(i).labels.get("job_name");
+      if (job != null) {
+        byJobName.computeIfAbsent(job, k -> new ArrayList<>()).add(i);
+      }
+    }
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
     server.setExecutor(Executors.newFixedThreadPool(4, r -> {
       Thread t = new Thread(r, "fake-prom");
@@ -146,7 +154,7 @@ public final class FakePromApi implements AutoCloseable {
         long end = seconds(q.get("end"));
         List<Map<String, String>> sel = selector(q.get("match[]"));
         TreeSet<String> values = new TreeSet<>();
-        for (Series s : series) {
+        for (Series s : candidates(sel)) {
           if (matches(sel, s.labels) && s.labels.containsKey(label)
               && s.scrapeAtOrBefore(end) >= start) {
             values.add(s.labels.get(label));
@@ -184,7 +192,7 @@ public final class FakePromApi implements AutoCloseable {
     try (OutputStream out = new BufferedOutputStream(ex.getResponseBody(), 1 << 16)) {
       write(out, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[");
       boolean firstSeries = true;
-      for (Series s : series) {
+      for (Series s : candidates(sel)) {
         if (!matches(sel, s.labels)) {
           continue;
         }
@@ -234,7 +242,7 @@ public final class FakePromApi implements AutoCloseable {
       long from = end - Long.parseLong(changes.group(2)) * 1000;
       long n = 0;
       boolean any = false;
-      for (Series s : series) {
+      for (Series s : candidates(sel)) {
         if (!matches(sel, s.labels)) {
           continue;
         }
@@ -267,7 +275,7 @@ public final class FakePromApi implements AutoCloseable {
       write(out, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[");
       boolean firstSeries = true;
       StringBuilder sb = new StringBuilder(64);
-      for (Series s : series) {
+      for (Series s : candidates(sel)) {
         if (!matches(sel, s.labels)) {
           continue;
         }
@@ -327,6 +335,26 @@ public final class FakePromApi implements AutoCloseable {
 
   private static void write(OutputStream out, CharSequence s) throws IOException {
     out.write(s.toString().getBytes(StandardCharsets.ISO_8859_1));
+  }
+
+  /**
+   * The series a selector may match, in the fleet's order: those of its job_names when every
+   * alternative names one exactly, else all.
+   */
+  private List<Series> candidates(List<Map<String, String>> alternatives) {
+    TreeSet<Integer> at = new TreeSet<>();
+    for (Map<String, String> matchers : alternatives) {
+      String job = matchers.get("job_name");
+      if (job == null) {
+        return series;
+      }
+      at.addAll(byJobName.getOrDefault(job, List.of()));
+    }
+    List<Series> out = new ArrayList<>(at.size());
+    for (int i : at) {
+      out.add(series.get(i));
+    }
+    return out;
   }
 
   /** {@code {a="x",b=~"y|z"} or {...}}: one map of matchers per alternative; "=~" kept in key. */
