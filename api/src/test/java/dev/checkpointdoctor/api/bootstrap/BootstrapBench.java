@@ -87,6 +87,17 @@ public final class BootstrapBench {
           + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
       peakRssKb = Math.max(peakRssKb, vmHwmKb(p.pid()));
       double cpu = cpuSeconds(p.pid());
+      // the live set once ready: a full collection (young pauses' "after" counts old garbage)
+      long liveMb = -1;
+      try {
+        Process gc = new ProcessBuilder("jcmd", Long.toString(p.pid()), "GC.run")
+            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (gc.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
+          liveMb = lastFullGcMb(dir.resolve("gc.log"));
+        }
+      } catch (IOException noJcmd) {
+        // a JRE without jcmd: the young-pause figure stands alone
+      }
       p.destroy();
       p.waitFor();
       System.out.printf(Locale.ROOT, "start to ready: %.1f s (bootstrap_seconds_total %.1f s); "
@@ -101,9 +112,11 @@ public final class BootstrapBench {
           metric(metrics, "checkpoint_doctor_bootstrap_samples_fed_total"),
           metric(metrics, "checkpoint_doctor_bootstrap_queries_total"),
           metric(metrics, "checkpoint_doctor_bootstrap_bytes_read_total") / 1e6);
-      System.out.printf(Locale.ROOT, "heap after GC, largest: %d MB (of -Xmx%s); peak RSS %d MB;"
-          + " baselines %,.0f%n", maxHeapAfterGcMb(dir.resolve("gc.log")), xmx, peakRssKb / 1024,
-          metric(metrics, "checkpoint_doctor_baselines"));
+      System.out.printf(Locale.ROOT, "heap after GC, largest: %d MB (of -Xmx%s); live set once"
+          + " ready (full GC): %d MB; peak RSS %d MB; baselines %,.0f; tracked series %,.0f%n",
+          maxHeapAfterGcMb(dir.resolve("gc.log")), xmx, liveMb, peakRssKb / 1024,
+          metric(metrics, "checkpoint_doctor_baselines"),
+          metric(metrics, "checkpoint_doctor_tracked_series"));
       // The peer, in the same run: the same requests, one after the other as the service's one
       // reader sends them, answers read and thrown away. What the fake server and the transfer
       // cost; the rest of the bootstrap is the service's parsing and learning.
@@ -144,6 +157,19 @@ public final class BootstrapBench {
       }
     }
     return max;
+  }
+
+  /** "GC(40) Pause Full (System.gc()) 900M->210M(1024M)": the heap left by the last one. */
+  static long lastFullGcMb(Path gcLog) throws IOException {
+    Pattern after = Pattern.compile("Pause Full.*?\\d+M->(\\d+)M\\(");
+    long last = -1;
+    for (String line : Files.readAllLines(gcLog)) {
+      Matcher m = after.matcher(line);
+      if (m.find()) {
+        last = Long.parseLong(m.group(1));
+      }
+    }
+    return last;
   }
 
   /** utime + stime of a process, from /proc/PID/stat (clock ticks of 1/100 s on Linux). */
