@@ -1,6 +1,7 @@
 package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.alerting.AlertingSettings;
+import dev.checkpointdoctor.api.flinkrest.FlinkRestSettings;
 import dev.checkpointdoctor.api.history.InfluxSettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import java.net.URI;
@@ -29,7 +30,8 @@ public record ServiceSettings(
     IngestLimits limits,
     AccessSettings access,
     AlertingSettings alerting,
-    InfluxSettings influx) {
+    InfluxSettings influx,
+    FlinkRestSettings flinkRest) {
 
   static final List<Option> OPTIONS = List.of(
       Option.single("--host", "CPD_HOST", "0.0.0.0", "Address to listen on."),
@@ -115,6 +117,22 @@ public record ServiceSettings(
       Option.single("--influx-user", "CPD_INFLUX_USER", null, "InfluxDB user (optional)."),
       Option.single("--influx-password", "CPD_INFLUX_PASSWORD", null,
           "InfluxDB password (optional; prefer the environment variable)."),
+      Option.repeatable("--flink-rest-url", "CPD_FLINK_REST_URLS",
+          "Flink JobManager REST URL, e.g. http://jobmanager:8081, repeatable (env: "
+              + "comma-separated); its checkpoint timeout, interval, storage and per-subtask "
+              + "checkpoint details join the diagnosis. None: metrics only."),
+      Option.single("--flink-rest-interval", "CPD_FLINK_REST_INTERVAL", "30s",
+          "How often each JobManager's REST API is read."),
+      Option.single("--flink-rest-token", "CPD_FLINK_REST_TOKEN", null,
+          "Bearer token sent to the JobManager REST API."),
+      Option.single("--flink-rest-token-file", "CPD_FLINK_REST_TOKEN_FILE", null,
+          "File holding that bearer token."),
+      Option.single("--flink-rest-basic-auth", "CPD_FLINK_REST_BASIC_AUTH", null,
+          "user:password sent (basic auth) to the JobManager REST API."),
+      Option.single("--flink-rest-basic-auth-file", "CPD_FLINK_REST_BASIC_AUTH_FILE", null,
+          "File holding user:password for the JobManager REST API."),
+      Option.single("--flink-rest-ca-file", "CPD_FLINK_REST_CA_FILE", null,
+          "PEM CA certificate(s) trusted for https JobManager URLs (default: the JVM's)."),
       Option.single("--help", null, null, "Print this help and exit."));
 
   /** Parses flags over environment over defaults. */
@@ -196,7 +214,7 @@ public record ServiceSettings(
         durationOf(v, "--snapshot-interval"), longOf(v, "--max-body-bytes", 1024, 1L << 30),
         longOf(v, "--max-decompressed-bytes", 1024, Integer.MAX_VALUE - 8),
         intOf(v, "--queue-samples", 1000, 100_000_000), detector, limitsOf(v), accessOf(v),
-        alerting(v), influx(v));
+        alerting(v), influx(v), flinkRest(v));
   }
 
   private static IngestLimits limitsOf(Map<String, List<String>> v) throws SettingsException {
@@ -248,6 +266,25 @@ public record ServiceSettings(
     }
     return new InfluxSettings(httpUrl("--influx-url", url).toString(), db,
         value(v, "--influx-user"), value(v, "--influx-password"));
+  }
+
+  private static FlinkRestSettings flinkRest(Map<String, List<String>> v)
+      throws SettingsException {
+    List<URI> urls = new ArrayList<>();
+    for (String u : v.getOrDefault("--flink-rest-url", List.of())) {
+      URI uri = httpUrl("--flink-rest-url", u);
+      if (!urls.contains(uri)) {
+        urls.add(uri);
+      }
+    }
+    String ca = value(v, "--flink-rest-ca-file");
+    if (ca != null && !java.nio.file.Files.isReadable(Path.of(ca))) {
+      throw new SettingsException("--flink-rest-ca-file " + ca + " cannot be read");
+    }
+    return new FlinkRestSettings(urls, durationOf(v, "--flink-rest-interval"),
+        AccessSettings.credentials("flink-rest", value(v, "--flink-rest-token"),
+            value(v, "--flink-rest-token-file"), value(v, "--flink-rest-basic-auth"),
+            value(v, "--flink-rest-basic-auth-file")), ca == null ? null : Path.of(ca));
   }
 
   private static URI httpUrl(String flag, String s) throws SettingsException {
