@@ -436,6 +436,9 @@ final class RestEvidence {
       return s == Math.rint(s) || s >= 10 ? String.format(Locale.ROOT, "%.0f s", s)
           : String.format(Locale.ROOT, "%.1f s", s);
     }
+    if (ms < 600_000) {
+      return String.format(Locale.ROOT, "%.1f min", ms / 60_000).replace(".0 ", " ");
+    }
     if (ms < 180 * 60_000) {
       return String.format(Locale.ROOT, "%.0f min", ms / 60_000);
     }
