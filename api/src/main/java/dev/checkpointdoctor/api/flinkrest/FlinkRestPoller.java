@@ -320,7 +320,9 @@ public final class FlinkRestPoller implements AutoCloseable {
           HttpStatusException e = new HttpStatusException(r.statusCode(), path,
               r.bodyAsString());
           String kind = path.replaceAll("/[0-9a-f]{32}", "/:id").replaceAll("/\\d+", "/:n");
-          if (r.statusCode() != 404 && loggedPaths.add(kind)) {
+          // the endpoint-wide paths are logged once as the endpoint failing (see failed)
+          if (r.statusCode() != 404 && !path.equals("/jobs/overview")
+              && !path.equals("/jobmanager/config") && loggedPaths.add(kind)) {
             logger.warning("Flink REST " + base + ": " + e.getMessage());
           }
           return Future.failedFuture(e);
