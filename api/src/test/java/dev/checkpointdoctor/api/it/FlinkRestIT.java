@@ -161,11 +161,50 @@ class FlinkRestIT {
     assertThat(slowest.getBoolean("acknowledged")).isFalse();
     assertThat(slowest.getString("vertex")).startsWith("count -> slow-map");
 
+    jobPageCard(service, jid);
+
     String metrics = Http.get(TestService.url(service, "/metrics")).body();
     assertThat(Http.metric(metrics, "checkpoint_doctor_flink_rest_requests_total{endpoint=\""
         + url(flink) + "\",result=\"ok\"}")).isPositive();
     assertThat(Http.metric(metrics, "checkpoint_doctor_flink_rest_requests_total{endpoint=\""
         + url(broken) + "\",result=\"http_5xx\"}")).isPositive();
+  }
+
+  /** The job page's Flink card, in headless Chromium when installed (CI installs it). */
+  void jobPageCard(CheckpointDoctor service, String jid) throws Exception {
+    if (!HeadlessChromium.installed()) {
+      if (System.getenv("CI") != null) {
+        throw new AssertionError("chromium and chromedriver are not installed");
+      }
+      return;
+    }
+    try (HeadlessChromium browser = HeadlessChromium.start(dataDir.resolve("browser"), 1360,
+        1100)) {
+      browser.open(TestService.url(service, "/ui/job.html?job=" + JOB));
+      Await.until("the Flink REST card", Duration.ofSeconds(30), () -> browser.script(
+          "const c = document.getElementById('flink-rest');"
+              + " return !c.hidden && c.querySelector('tr.subtask-row') !== null"));
+      @SuppressWarnings("unchecked")
+      Map<String, Object> card = (Map<String, Object>) browser.script("""
+          const c = document.getElementById('flink-rest');
+          const facts = {};
+          for (const r of c.querySelectorAll('table.facts tr')) {
+            facts[r.querySelector('th').textContent] = r.querySelector('td').textContent;
+          }
+          const rows = [...c.querySelectorAll('tr.subtask-row')];
+          return {text: c.textContent, facts: facts,
+            firstAcknowledged: rows[0].dataset.acknowledged,
+            firstSubtask: rows[0].querySelector('td').textContent};
+          """);
+      assertThat(card.get("facts")).asString().contains("Timeout=60 min", "Interval=15 min",
+          "Min pause=0 ms", "Unaligned=no");
+      assertThat(card.get("text")).asString().contains("job " + jid,
+          "Forecasts use this job's timeout (60 min).", "Checkpoint expired before completing.");
+      assertThat(card.get("firstAcknowledged")).isEqualTo("false");
+      assertThat(card.get("firstSubtask")).asString().startsWith("count -> slow-map");
+      java.nio.file.Files.createDirectories(Path.of("target", "screenshots"));
+      browser.screenshot(Path.of("target", "screenshots", "flink-rest-card.png"));
+    }
   }
 
   @Test

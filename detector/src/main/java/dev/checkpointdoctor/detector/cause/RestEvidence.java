@@ -133,7 +133,7 @@ final class RestEvidence {
       failureSentence = "Flink says checkpoint " + c.id() + " failed: \""
           + (message.length() > 300 ? message.substring(0, 300) + "…" : message) + "\"";
       said.support(0, Signal.CHECKPOINT_FAILURES, SCOPE, c.endToEndMs(), timeout,
-          failureSentence + (failureSentence.endsWith(".") ? "" : "."));
+          failureSentence + (message.endsWith(".") ? "" : "."));
     }
     List<SubtaskTiming> pending = new ArrayList<>();
     SubtaskTiming slowest = null;
@@ -160,7 +160,9 @@ final class RestEvidence {
         phaseSentence = in.sentence;
       }
     }
-    if (phase == null && slowest != null && slowest.longestPhase() != null) {
+    if (phase == null && slowest != null && slowest.longestPhase() != null
+        && slowest.phaseMs(slowest.longestPhase()) >= Math.max(1_000, 0.25 * c.endToEndMs())) {
+      // the phase that held the checkpoint up; milliseconds beside a stuck subtask say nothing
       phase = slowest.longestPhase();
       phaseMs = slowest.phaseMs(phase);
       phaseScope = scopeOf(slowest);
@@ -182,7 +184,8 @@ final class RestEvidence {
     switch (phase) {
       case ASYNC -> {
         corroborate(findings, Cause.CHECKPOINT_STORAGE_SLOW, 0.15, phaseScope, phaseMs, timeout,
-            phaseSentence + " The async phase writes the state to checkpoint storage.");
+            phaseSentence.contains("checkpoint storage") ? phaseSentence
+                : phaseSentence + " The async phase writes the state to checkpoint storage.");
         corroborate(findings, Cause.STATE_GROWTH, 0.05, phaseScope, phaseMs, timeout,
             phaseSentence);
       }

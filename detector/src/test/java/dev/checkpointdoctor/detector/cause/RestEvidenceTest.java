@@ -161,7 +161,7 @@ class RestEvidenceTest {
     assertThat(said).contains("2 of 6 subtasks never acknowledged checkpoint 17 (failed after "
         + "10 min at " + JobEvidence.clock(trigger + 600_000) + "): window 0, 1.");
     assertThat(said).contains("Flink says checkpoint 17 failed: \"Checkpoint expired before "
-        + "completing.\".");
+        + "completing.\"");
     // the sim's window subtasks got their barriers promptly and kept processing records
     assertThat(said).anySatisfy(t -> assertThat(t).startsWith("The async phase of window "
         + "subtask 0 took 10 min of the 10 min timeout in checkpoint 17").contains(
@@ -242,5 +242,46 @@ class RestEvidenceTest {
     assertThat(t.mountOf("n2", "/mnt").fstype()).isEqualTo("cifs");
     assertThat(t.mountOf("10.0.0.2", "/mnt")).isNull();
     assertThat(t.mountOf("n1", "relative/dir")).isNull();
+  }
+
+  @Test
+  void theConfiguredIntervalReplacesTheInferredOne() {
+    dev.checkpointdoctor.detector.pipeline.JobView view =
+        new dev.checkpointdoctor.detector.pipeline.JobView() {
+          @Override
+          public String job() {
+            return "j";
+          }
+
+          @Override
+          public long eventTimeMs() {
+            return FlinkJobSim.T0;
+          }
+
+          @Override
+          public List<dev.checkpointdoctor.detector.model.Anomaly> openAnomalies() {
+            return List.of();
+          }
+
+          @Override
+          public List<dev.checkpointdoctor.detector.model.BaselineSummary> baselines() {
+            return List.of();
+          }
+        };
+    JobEvidence plain = new JobEvidence(view, DetectorSettings.defaults());
+    RestEvidence.attach(plain, null);
+    assertThat(RestEvidence.intervalMs(plain, 61_000)).isEqualTo(61_000);
+    JobEvidence withRest = new JobEvidence(view, DetectorSettings.defaults());
+    RestEvidence.attach(withRest, new JobFacts("j", JOB_ID, "http://jm:8081", 0,
+        config(HOUR, 15 * 60_000, null, List.of()), null));
+    assertThat(RestEvidence.intervalMs(withRest, 61_000)).isEqualTo(15 * 60_000);
+    assertThat(RestEvidence.intervalMs(withRest, Double.NaN)).isEqualTo(15 * 60_000);
+    // Flink's "no periodic checkpoints" (Long.MAX_VALUE) is no interval
+    JobEvidence off = new JobEvidence(view, DetectorSettings.defaults());
+    RestEvidence.attach(off, new JobFacts("j", JOB_ID, "http://jm:8081", 0,
+        config(HOUR, Long.MAX_VALUE, null, List.of()), null));
+    assertThat(RestEvidence.intervalMs(off, 61_000)).isEqualTo(61_000);
+    assertThat(RestEvidence.settingsFor(DetectorSettings.defaults(), null).checkpointTimeout())
+        .hasMinutes(10);
   }
 }
