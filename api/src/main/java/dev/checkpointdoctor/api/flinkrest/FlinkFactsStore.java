@@ -40,11 +40,16 @@ public final class FlinkFactsStore implements JobFactsSource {
     });
   }
 
+  /**
+   * @param job the detector's job key: the job name, or with --job-identity-labels the identity
+   *     values and the name joined by '/' (a name never holds '/': Flink's reporter replaces it)
+   */
   @Override
   public JobFacts facts(String job) {
+    String name = job.substring(job.lastIndexOf('/') + 1);
     JobFacts found = null;
     for (Map<String, JobFacts> jobs : byEndpoint.values()) {
-      JobFacts f = jobs.get(job);
+      JobFacts f = jobs.get(name);
       if (f != null) {
         if (found != null && !found.jobId().equals(f.jobId())) {
           return null; // the same name on two JobManagers: which one the metrics are is unknown
