@@ -3,6 +3,8 @@ package dev.checkpointdoctor.api.app;
 import dev.checkpointdoctor.api.alerting.AlertNotifier;
 import dev.checkpointdoctor.api.bootstrap.Bootstrap;
 import dev.checkpointdoctor.api.bootstrap.HistoryFilter;
+import dev.checkpointdoctor.api.flinkrest.FlinkFactsStore;
+import dev.checkpointdoctor.api.flinkrest.FlinkRestPoller;
 import dev.checkpointdoctor.api.history.InfluxHistory;
 import dev.checkpointdoctor.api.http.HttpService;
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
@@ -11,6 +13,7 @@ import dev.checkpointdoctor.api.series.SeriesFeed;
 import dev.checkpointdoctor.api.series.SeriesStore;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.cause.CauseRanker;
+import dev.checkpointdoctor.detector.facts.MountTable;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.pipeline.Detector;
@@ -45,11 +48,13 @@ public final class CheckpointDoctor implements AutoCloseable {
   private final AlertNotifier alerts;
   private final InfluxHistory history;
   private final Bootstrap bootstrap;
+  private final FlinkRestPoller poller;
   private volatile boolean stopped;
 
   private CheckpointDoctor(ServiceSettings settings, SnapshotStore snapshots, Detector detector,
       DetectorWorker worker, SeriesFeed seriesFeed, Vertx vertx, Listeners server,
-      long snapshotTimer, AlertNotifier alerts, InfluxHistory history, Bootstrap bootstrap) {
+      long snapshotTimer, AlertNotifier alerts, InfluxHistory history, Bootstrap bootstrap,
+      FlinkRestPoller poller) {
     this.settings = settings;
     this.snapshots = snapshots;
     this.detector = detector;
@@ -61,25 +66,31 @@ public final class CheckpointDoctor implements AutoCloseable {
     this.alerts = alerts;
     this.history = history;
     this.bootstrap = bootstrap;
+    this.poller = poller;
   }
 
   public static CheckpointDoctor start(ServiceSettings settings, Clock clock) throws Exception {
     SnapshotStore snapshots = new SnapshotStore(settings.dataDir(), clock);
     SnapshotStore.Loaded loaded = snapshots.load();
     SignalCatalog catalog = SignalCatalog.defaults();
+    // Flink REST facts (empty unless --flink-rest-url) and node_exporter's mounts reach the
+    // cause ranker at diagnosis time
+    FlinkFactsStore facts = new FlinkFactsStore();
+    MountTable mounts = new MountTable();
     Detector detector;
     try {
       detector = new Detector(catalog, settings.detector(), settings.delivery(),
-          new CauseRanker(settings.detector()), loaded.state());
+          new CauseRanker(settings.detector(), facts, mounts), loaded.state());
     } catch (RuntimeException e) {
       logger.log(Level.WARNING, "snapshot could not be restored (" + e.getMessage()
           + "); starting empty");
       detector = new Detector(catalog, settings.detector(), settings.delivery(),
-          new CauseRanker(settings.detector()));
+          new CauseRanker(settings.detector(), facts, mounts));
       loaded = new SnapshotStore.Loaded(null, "snapshot not restorable (" + e.getMessage()
           + "), starting empty");
     }
     detector.limitSeries(settings.limits().maxSeries(), settings.limits().maxSeriesPerJob());
+    detector.recordMountsIn(mounts);
     SeriesStore series = new SeriesStore();
     SeriesFeed seriesFeed = new SeriesFeed(series);
     detector.addListener(seriesFeed);
@@ -138,7 +149,8 @@ public final class CheckpointDoctor implements AutoCloseable {
       server = Listeners.listen(vertx, Listener.options(settings),
           HttpService.router(vertx, detector, worker, metrics, limits, catalog, series,
               snapshots::problem, b == null ? () -> null : b::progress,
-              b == null ? () -> false : b::blocksReadiness, Listener.policy(settings, clock)),
+              b == null ? () -> false : b::blocksReadiness, Listener.policy(settings, clock),
+              facts),
           Listeners.defaultCount());
     } catch (Exception e) {
       if (bootstrap != null) {
@@ -170,6 +182,14 @@ public final class CheckpointDoctor implements AutoCloseable {
           + PromDuration.format(settings.alerting().resendInterval()) + "; links under "
           + external);
     }
+    FlinkRestPoller poller = null;
+    if (settings.flinkRest().enabled()) {
+      metrics.bindFlinkRest(facts::size);
+      poller = new FlinkRestPoller(vertx, settings.flinkRest(), facts, metrics, clock);
+      poller.start();
+      logger.info("reading Flink REST " + settings.flinkRest().endpoints() + " every "
+          + PromDuration.format(settings.flinkRest().interval()));
+    }
     long timer = vertx.setPeriodic(settings.snapshotInterval().toMillis(),
         id -> vertx.executeBlocking(() -> snapshotLogged(snapshots, d), false));
     String scheme = Listener.scheme(settings);
@@ -187,7 +207,7 @@ public final class CheckpointDoctor implements AutoCloseable {
                 + " of history at " + settings.bootstrap().url()
                 + (settings.bootstrap().blocksReadiness() ? " (/readyz 503 until done)" : "")));
     return new CheckpointDoctor(settings, snapshots, detector, worker, seriesFeed, vertx, server,
-        timer, alerts, history, bootstrap);
+        timer, alerts, history, bootstrap, poller);
   }
 
   /**
@@ -253,6 +273,9 @@ public final class CheckpointDoctor implements AutoCloseable {
     }
     stopped = true;
     vertx.cancelTimer(snapshotTimer);
+    if (poller != null) {
+      poller.close();
+    }
     server.close();
     if (bootstrap != null) {
       bootstrap.close(); // releases held live samples into the worker before it drains

@@ -4,6 +4,7 @@ import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics.DropReason;
 import dev.checkpointdoctor.api.series.SeriesStore;
+import dev.checkpointdoctor.detector.facts.JobFactsSource;
 import dev.checkpointdoctor.detector.model.MetricNameFilter;
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
@@ -35,18 +36,20 @@ public final class HttpService {
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
       SeriesStore series, Supplier<String> notReady, IngressPolicy policy) {
     return router(vertx, detector, worker, metrics, limits, filter, series, notReady, () -> null,
-        () -> false, policy);
+        () -> false, policy, JobFactsSource.NONE);
   }
 
   /**
    * @param bootstrapping what the bootstrap from history is doing while it runs, or null: /readyz
    *     says {@code "bootstrapping"} meanwhile
    * @param bootstrapBlocks whether that answers 503 (--bootstrap-blocks-readiness) rather than 200
+   * @param facts what Flink's REST API said of each job, shown with it
    */
   public static Router router(Vertx vertx, Detector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
       SeriesStore series, Supplier<String> notReady, Supplier<String> bootstrapping,
-      java.util.function.BooleanSupplier bootstrapBlocks, IngressPolicy policy) {
+      java.util.function.BooleanSupplier bootstrapBlocks, IngressPolicy policy,
+      JobFactsSource facts) {
     Router router = Router.router(vertx);
     router.route().handler(ctx -> {
       ctx.addHeadersEndHandler(v -> metrics.request(routeLabel(ctx),
@@ -67,7 +70,7 @@ public final class HttpService {
         .handler(new PooledBodyReader(limits.maxCompressedBytes(),
             new RemoteWriteHandler(metrics, worker, limits, filter, policy)));
 
-    ApiRoutes api = new ApiRoutes(vertx, detector);
+    ApiRoutes api = new ApiRoutes(vertx, detector, facts);
     router.get("/api/v1/jobs").handler(api::jobs);
     router.get("/api/v1/jobs/:job").handler(api::job);
     router.get("/api/v1/jobs/:job/baselines").handler(api::baselines);
