@@ -37,7 +37,8 @@ final class Selectors {
     jobScrapeNames = names(catalog,
         EnumSet.of(Source.TASK, Source.ROCKSDB_CF, Source.ROCKSDB_OPERATOR));
     tmNames = names(catalog, EnumSet.of(Source.TM));
-    nodeNames = names(catalog, EnumSet.of(Source.NODE));
+    // node_exporter's file systems (mount facts) come from the same hosts as its disks
+    nodeNames = names(catalog, EnumSet.of(Source.NODE, Source.MOUNT));
     containerNames = names(catalog, EnumSet.of(Source.CONTAINER));
   }
 
