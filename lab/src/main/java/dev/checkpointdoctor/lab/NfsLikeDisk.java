@@ -16,9 +16,9 @@ import java.util.concurrent.TimeUnit;
  * A volume with NFS-like latency for the rocksdb_slow_local_disk scenario: ext4 on a loop device
  * whose backing file lives on a FUSE file system ({@code nfslike.c}, built here with the C
  * compiler) that answers every read, write and fsync after a random delay while
- * {@link Faults#nfsSlow} is on. The delay follows a latency regime that changes every few
- * seconds (2-100 ms medians, log-normal scatter, rare 0.5-2 s hiccups), so the volume is slow but
- * has no ceiling: its throughput moves with the latency of the moment, unlike
+ * {@link Faults#nfsSlow} is on. The delay follows a latency regime that changes every 2-45 s
+ * (2-100 ms medians, log-normal scatter, rare 0.5-2 s hiccups), so the volume is slow but has no
+ * ceiling: its throughput moves with the latency of the moment, unlike
  * {@link BurstableDisk}'s token bucket.
  *
  * <p>Why a loop device over FUSE and not RocksDB straight on FUSE: node_exporter sees block
