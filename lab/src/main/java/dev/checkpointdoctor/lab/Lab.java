@@ -188,10 +188,18 @@ public final class Lab {
   private Lab() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length == 1 && args[0].equals("clean")) {
+      List<String> undone = LabLeftovers.sweep();
+      undone.forEach(u -> log("%s", u));
+      log("clean: %d leftover(s) of killed lab runs removed", undone.size());
+      System.exit(0);
+    }
     if (args.length < 2 || !args[0].equals("run")) {
       System.err.println("usage: Lab run <" + List.of(Scenario.values()) + "> [--learn SECONDS]"
           + " [--fault SECONDS] [--after SECONDS] [--jar api/target/checkpoint-doctor.jar] [--recordings lab/recordings]");
-      System.exit(2);
+      System.err.println("       Lab clean   (undo the mounts, loop devices, FUSE servers and cgroups"
+          + " of lab runs killed before their clean-up; every run also does it at its start)");
+      System.exit(args.length == 1 && args[0].equals("--help") ? 0 : 2);
     }
     Scenario scenario = Scenario.valueOf(args[1]);
     Duration learn = Duration.ofSeconds(90);

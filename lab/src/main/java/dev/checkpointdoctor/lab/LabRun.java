@@ -69,7 +69,11 @@ final class LabRun {
 
   int call() throws Exception {
     Instant begin = Instant.now();
-    Path work = Files.createTempDirectory("cpd-lab-" + scenario.name() + "-");
+    Path work = Files.createTempDirectory(LabLeftovers.PREFIX + scenario.name() + "-");
+    LabLeftovers.claim(work);
+    for (String undone : LabLeftovers.sweep()) {
+      log("left by a run killed before its clean-up: %s", undone);
+    }
     System.setProperty("lab.flinklog", work.resolve("flink.log").toString());
     log("scenario %s, work dir %s (Flink log: flink.log)", scenario, work);
     Thread runThread = Thread.currentThread();
@@ -211,7 +215,11 @@ final class LabRun {
     if (nodeBin != null) {
       int nodePort = freePort();
       String nodeUrl = "http://127.0.0.1:" + nodePort;
-      List<String> nodeCommand = new ArrayList<>(List.of(nodeBin, "--web.listen-address=127.0.0.1:" + nodePort));
+      // an empty textfile dir in the work dir: the command line names the run, so that
+      // LabLeftovers can stop it if the lab is killed
+      Path textfiles = Files.createDirectories(work.resolve("node_exporter-textfiles"));
+      List<String> nodeCommand = new ArrayList<>(List.of(nodeBin, "--web.listen-address=127.0.0.1:" + nodePort,
+          "--collector.textfile.directory=" + textfiles));
       if (disk != null) {
         // Debian's default exclude drops loop devices; this is the default without "loop"
         nodeCommand.add("--collector.diskstats.device-exclude=^(ram|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$");
