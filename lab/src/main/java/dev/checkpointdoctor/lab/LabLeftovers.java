@@ -20,8 +20,9 @@ import java.util.regex.Pattern;
 /**
  * Undoes what a lab run that could not clean up after itself (SIGKILL, a JVM crash: its
  * shutdown hook never ran) left on the machine: mounts in its work dir, loop devices over files
- * in it (and their blkio limits), its FUSE server, its CPU cgroups. A work dir belongs to a dead
- * run when the lab JVM named in its {@code lab.pid} is gone; nothing of a live run is touched.
+ * in it (and their blkio limits), its servers, its CPU cgroups. A work dir belongs to a dead run
+ * when the lab JVM named in its {@code lab.pid} is gone (without one, when nothing in it was
+ * written for 10 minutes); nothing of a live run is touched.
  * Every run sweeps at its start, and {@code Lab clean} sweeps on demand.
  */
 final class LabLeftovers {
@@ -73,15 +74,25 @@ final class LabLeftovers {
       long pid = Long.parseLong(Files.readString(work.resolve(PID_FILE)).strip());
       return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     } catch (NoSuchFileException e) {
-      // a run from before the pid file, or one that is claiming its dir right now
-      try {
-        return Files.getLastModifiedTime(work).toInstant()
-            .isAfter(Instant.now().minus(Duration.ofMinutes(1)));
-      } catch (IOException e2) {
-        return true;
-      }
+      // a run claiming its dir right now, or one of a lab jar from before the pid file: alive
+      // while it writes its logs (Flink's log grows every second)
+      return lastWrite(work).isAfter(Instant.now().minus(Duration.ofMinutes(10)));
     } catch (IOException | NumberFormatException e) {
       return true; // unreadable: not ours to judge
+    }
+  }
+
+  private static Instant lastWrite(Path work) {
+    Instant last = Instant.EPOCH;
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(work)) {
+      for (Path e : entries) {
+        Instant t = Files.getLastModifiedTime(e).toInstant();
+        last = t.isAfter(last) ? t : last;
+      }
+      Instant dir = Files.getLastModifiedTime(work).toInstant();
+      return dir.isAfter(last) ? dir : last;
+    } catch (IOException e) {
+      return Instant.now(); // unreadable: not ours to judge
     }
   }
 
