@@ -1,0 +1,141 @@
+package dev.checkpointdoctor.api.shard;
+
+import dev.checkpointdoctor.detector.model.Labels;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.regex.Pattern;
+
+/**
+ * Which shard this instance is ({@code --shard I/N}) and which labels decide a job's shard
+ * ({@code --shard-labels}, {@code job_name} by default). A job's series go to shard
+ * {@code hashmod(values of the labels, N)}, exactly what the Prometheus relabelling that
+ * {@code deploy remote-write} writes computes; series without {@code job_name} (node_exporter,
+ * cAdvisor) belong to no shard and go to every one.
+ *
+ * <p>{@link #shardOf(List)} is the one place that decides; everything else asks it.
+ */
+public record ShardSpec(int index, int count, List<String> labels) {
+  public static final String JOB_NAME = "job_name";
+  /** Most shards accepted; far beyond what one Prometheus' remote-write queues would carry. */
+  public static final int MAX_SHARDS = 1024;
+  private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
+
+  public ShardSpec {
+    labels = List.copyOf(labels);
+    if (count < 1 || count > MAX_SHARDS) {
+      throw new IllegalArgumentException("the number of shards must be between 1 and "
+          + MAX_SHARDS + ", got " + count);
+    }
+    if (index < 0 || index >= count) {
+      throw new IllegalArgumentException("the shard must be between 0 and " + (count - 1)
+          + " (shards are numbered from 0), got " + index);
+    }
+    if (labels.isEmpty()) {
+      throw new IllegalArgumentException("at least one label must decide the shard");
+    }
+    for (String l : labels) {
+      if (!LABEL_NAME.matcher(l).matches() || l.startsWith("__")) {
+        throw new IllegalArgumentException("\"" + l + "\" is not a label name a shard can be "
+            + "hashed from");
+      }
+    }
+  }
+
+  /** One instance holding every job. */
+  public static ShardSpec unsharded() {
+    return new ShardSpec(0, 1, List.of(JOB_NAME));
+  }
+
+  /** Parses {@code I/N} (e.g. {@code 0/4}); the message of the exception says what is wrong. */
+  public static ShardSpec parse(String spec, List<String> labels) {
+    String s = spec.trim();
+    int slash = s.indexOf('/');
+    if (slash <= 0 || slash == s.length() - 1) {
+      throw new IllegalArgumentException("must be I/N, shard I of N counted from 0 (e.g. 0/4), "
+          + "got \"" + spec + "\"");
+    }
+    try {
+      return new ShardSpec(Integer.parseInt(s.substring(0, slash).trim()),
+          Integer.parseInt(s.substring(slash + 1).trim()), labels);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("must be I/N with whole numbers (e.g. 0/4), got \""
+          + spec + "\"");
+    }
+  }
+
+  /** Parses a comma-separated label list such as {@code cluster,job_name}. */
+  public static List<String> parseLabels(String list) {
+    List<String> out = new ArrayList<>();
+    for (String part : list.split(",")) {
+      if (!part.isBlank()) {
+        out.add(part.trim());
+      }
+    }
+    return out;
+  }
+
+  public boolean sharded() {
+    return count > 1;
+  }
+
+  /**
+   * The shard of the job whose values of {@link #labels()} (in that order; null for a missing
+   * label) are given: Prometheus' hashmod of them.
+   */
+  public int shardOf(List<String> values) {
+    return count == 1 ? 0 : (int) Hashmod.of(values, count);
+  }
+
+  /** The shard of a series, or -1 for a series of no job (no {@code job_name}). */
+  public int shardOfSeries(Labels series) {
+    if (series.get(JOB_NAME) == null) {
+      return -1;
+    }
+    if (count == 1) {
+      return 0;
+    }
+    return shardOf(valuesOf(series));
+  }
+
+  /** The hashed text of a job's series: its label values joined as Prometheus joins them. */
+  public String hashKey(Labels series) {
+    return Hashmod.join(valuesOf(series));
+  }
+
+  private List<String> valuesOf(Labels series) {
+    if (labels.size() == 1) {
+      return java.util.Collections.singletonList(series.get(labels.get(0)));
+    }
+    List<String> values = new ArrayList<>(labels.size());
+    for (String l : labels) {
+      values.add(series.get(l));
+    }
+    return values;
+  }
+
+  /** Whether this instance keeps the series: its job's shard is this one, or it has no job. */
+  public boolean keeps(Labels series) {
+    int shard = shardOfSeries(series);
+    return shard < 0 || shard == index;
+  }
+
+  /**
+   * The shard of a job known only by its key, when the key alone determines it (the shard is
+   * hashed from {@code job_name} only and the key is the {@code job_name}); empty otherwise.
+   */
+  public OptionalInt shardOfJob(String key) {
+    if (count == 1) {
+      return OptionalInt.of(0);
+    }
+    if (labels.equals(List.of(JOB_NAME))) {
+      return OptionalInt.of(shardOf(List.of(key)));
+    }
+    return OptionalInt.empty();
+  }
+
+  /** {@code I/N}. */
+  public String label() {
+    return index + "/" + count;
+  }
+}
