@@ -80,7 +80,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     detector.addListener(seriesFeed);
     DetectorWorker worker = new DetectorWorker(detector, settings.queueSamples());
     ServiceMetrics metrics = new ServiceMetrics();
-    metrics.bindDetector(detector, worker::queuedSamples);
+    metrics.bindDetector(detector, worker::queuedSamples, settings.fleet().shard().sharded());
     metrics.bindSnapshots(snapshots::savedCount, snapshots::failedCount,
         snapshots::lastSuccessMs);
     InfluxHistory history = null;

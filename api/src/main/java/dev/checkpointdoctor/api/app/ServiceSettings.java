@@ -1,6 +1,8 @@
 package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.alerting.AlertingSettings;
+import dev.checkpointdoctor.api.fleet.FleetSettings;
+import dev.checkpointdoctor.api.shard.ShardSpec;
 import dev.checkpointdoctor.api.history.InfluxSettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import java.net.URI;
@@ -28,7 +30,8 @@ public record ServiceSettings(
     IngestLimits limits,
     AccessSettings access,
     AlertingSettings alerting,
-    InfluxSettings influx) {
+    InfluxSettings influx,
+    FleetSettings fleet) {
 
   static final List<Option> OPTIONS = List.of(
       Option.single("--host", "CPD_HOST", "0.0.0.0", "Address to listen on."),
@@ -114,6 +117,20 @@ public record ServiceSettings(
       Option.single("--influx-user", "CPD_INFLUX_USER", null, "InfluxDB user (optional)."),
       Option.single("--influx-password", "CPD_INFLUX_PASSWORD", null,
           "InfluxDB password (optional; prefer the environment variable)."),
+      Option.single("--shard", "CPD_SHARD", null,
+          "This instance's shard I/N, counted from 0: it keeps the jobs whose hashmod of "
+              + "--shard-labels is I (as deploy remote-write relabels them); others are counted."),
+      Option.single("--shard-labels", "CPD_SHARD_LABELS", "job_name",
+          "Comma-separated labels a job's shard is hashed from, as in the Prometheus "
+              + "relabelling (e.g. cluster,job_name)."),
+      Option.repeatable("--peer", "CPD_PEERS",
+          "Base URL of another instance, e.g. http://cpd-1:9877 (env: comma-separated): the "
+              + "jobs and anomalies lists merge every instance's."),
+      Option.single("--peers-dns", "CPD_PEERS_DNS", null,
+          "NAME:PORT of a headless Service: every address NAME resolves to (again every 15s) "
+              + "is a peer."),
+      Option.single("--peer-timeout", "CPD_PEER_TIMEOUT", "2s",
+          "How long a peer may take to answer before the merged lists report it unreachable."),
       Option.single("--help", null, null, "Print this help and exit."),
       Option.single("--version", null, null, "Print the version and exit."));
 
@@ -240,7 +257,41 @@ public record ServiceSettings(
         durationOf(v, "--snapshot-interval"), longOf(v, "--max-body-bytes", 1024, 1L << 30),
         longOf(v, "--max-decompressed-bytes", 1024, Integer.MAX_VALUE - 8),
         intOf(v, "--queue-samples", 1000, 100_000_000), detector, limitsOf(v), accessOf(v),
-        alerting(v), influx(v));
+        alerting(v), influx(v), fleetOf(v));
+  }
+
+  private static FleetSettings fleetOf(Values v) throws SettingsException {
+    ShardSpec shard;
+    List<String> labels = ShardSpec.parseLabels(v.get("--shard-labels"));
+    try {
+      String spec = v.get("--shard");
+      shard = spec == null || spec.isBlank() ? new ShardSpec(0, 1, labels)
+          : ShardSpec.parse(spec, labels);
+    } catch (IllegalArgumentException e) {
+      String which = e.getMessage().contains("label") ? "--shard-labels" : "--shard";
+      throw new SettingsException(v.name(which) + " " + e.getMessage());
+    }
+    List<URI> peers = new ArrayList<>();
+    for (String p : v.all("--peer")) {
+      peers.add(httpUrl(v.name("--peer"), p));
+    }
+    String dns = v.get("--peers-dns");
+    String dnsName = null;
+    int dnsPort = 0;
+    if (dns != null && !dns.isBlank()) {
+      int colon = dns.lastIndexOf(':');
+      try {
+        dnsName = dns.substring(0, Math.max(colon, 0)).trim();
+        dnsPort = Integer.parseInt(dns.substring(colon + 1).trim());
+      } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+        dnsName = "";
+      }
+      if (dnsName.isEmpty() || dnsPort < 1 || dnsPort > 65535) {
+        throw new SettingsException(v.name("--peers-dns") + " must be NAME:PORT, e.g. "
+            + "checkpoint-doctor.monitoring.svc:9877, got \"" + dns + "\"");
+      }
+    }
+    return new FleetSettings(shard, peers, dnsName, dnsPort, durationOf(v, "--peer-timeout"));
   }
 
   private static IngestLimits limitsOf(Values v) throws SettingsException {

@@ -84,7 +84,12 @@ public record ShardSpec(int index, int count, List<String> labels) {
    * label) are given: Prometheus' hashmod of them.
    */
   public int shardOf(List<String> values) {
-    return count == 1 ? 0 : (int) Hashmod.of(values, count);
+    return shardOfKey(Hashmod.join(values));
+  }
+
+  /** The same for the values already joined by {@link #hashKey}. */
+  public int shardOfKey(String joined) {
+    return count == 1 ? 0 : (int) Hashmod.of(joined, count);
   }
 
   /** The shard of a series, or -1 for a series of no job (no {@code job_name}). */
@@ -92,26 +97,22 @@ public record ShardSpec(int index, int count, List<String> labels) {
     if (series.get(JOB_NAME) == null) {
       return -1;
     }
-    if (count == 1) {
-      return 0;
-    }
-    return shardOf(valuesOf(series));
+    return count == 1 ? 0 : shardOfKey(hashKey(series));
   }
 
-  /** The hashed text of a job's series: its label values joined as Prometheus joins them. */
+  /**
+   * What Prometheus hashes for a series: its values of {@link #labels()} joined by {@code ;}, a
+   * missing label as empty.
+   */
   public String hashKey(Labels series) {
-    return Hashmod.join(valuesOf(series));
-  }
-
-  private List<String> valuesOf(Labels series) {
     if (labels.size() == 1) {
-      return java.util.Collections.singletonList(series.get(labels.get(0)));
+      return series.getOrDefault(labels.get(0), "");
     }
     List<String> values = new ArrayList<>(labels.size());
     for (String l : labels) {
       values.add(series.get(l));
     }
-    return values;
+    return Hashmod.join(values);
   }
 
   /** Whether this instance keeps the series: its job's shard is this one, or it has no job. */
