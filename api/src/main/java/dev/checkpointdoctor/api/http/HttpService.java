@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.api.http;
 
+import dev.checkpointdoctor.api.fleet.FleetView;
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics.DropReason;
@@ -33,7 +34,7 @@ public final class HttpService {
    */
   public static Router router(Vertx vertx, Detector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
-      SeriesStore series, Supplier<String> notReady, IngressPolicy policy) {
+      SeriesStore series, Supplier<String> notReady, IngressPolicy policy, FleetView fleet) {
     Router router = Router.router(vertx);
     router.route().handler(ctx -> {
       ctx.addHeadersEndHandler(v -> metrics.request(routeLabel(ctx),
@@ -54,7 +55,7 @@ public final class HttpService {
         .handler(new PooledBodyReader(limits.maxCompressedBytes(),
             new RemoteWriteHandler(metrics, worker, limits, filter, policy)));
 
-    ApiRoutes api = new ApiRoutes(vertx, detector);
+    ApiRoutes api = new ApiRoutes(vertx, detector, fleet);
     router.get("/api/v1/jobs").handler(api::jobs);
     router.get("/api/v1/jobs/:job").handler(api::job);
     router.get("/api/v1/jobs/:job/baselines").handler(api::baselines);

@@ -19,6 +19,14 @@ public final class TestService {
     return CheckpointDoctor.start(ServiceSettings.parse(args, Map.of()), Clock.systemUTC());
   }
 
+  /** The same, with {@code --port} among the flags (peers must know each other's port). */
+  public static CheckpointDoctor startOnPort(Path dataDir, String... flags) throws Exception {
+    List<String> args = new ArrayList<>(List.of("--host", "127.0.0.1", "--data-dir",
+        dataDir.toString()));
+    args.addAll(List.of(flags));
+    return CheckpointDoctor.start(ServiceSettings.parse(args, Map.of()), Clock.systemUTC());
+  }
+
   public static String url(CheckpointDoctor service, String path) {
     return "http://127.0.0.1:" + service.port() + path;
   }

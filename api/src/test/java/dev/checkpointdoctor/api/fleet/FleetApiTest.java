@@ -1,0 +1,184 @@
+package dev.checkpointdoctor.api.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.checkpointdoctor.api.app.CheckpointDoctor;
+import dev.checkpointdoctor.api.it.Await;
+import dev.checkpointdoctor.api.it.Bodies;
+import dev.checkpointdoctor.api.it.Http;
+import dev.checkpointdoctor.api.it.PrometheusServer;
+import dev.checkpointdoctor.api.it.TestService;
+import dev.checkpointdoctor.api.shard.Hashmod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three instances (shard 0 twice, as an HA pair, and shard 1) that name each other and one peer
+ * that is down: every instance's jobs and anomalies lists hold every shard's, once, each entry
+ * naming its instance; ?local=true holds the instance's own; the peer that is down is reported.
+ */
+class FleetApiTest {
+  static final Duration WAIT = Duration.ofSeconds(20);
+  final long t0 = (System.currentTimeMillis() / 60_000L - 60) * 60_000L;
+
+  /** A job name whose hashmod over 2 shards is {@code shard}. */
+  static String jobOn(int shard, String prefix) {
+    for (int i = 0; ; i++) {
+      if (Hashmod.of(prefix + i, 2) == shard) {
+        return prefix + i;
+      }
+    }
+  }
+
+  void feed(CheckpointDoctor s, String job, int from, int count, double durationMs) {
+    for (int i = from; i < from + count; i++) {
+      HttpResponse<String> r = Http.post(TestService.url(s, "/api/v1/write"),
+          Bodies.checkpointScrape(job, t0 + i * 60_000L, i + 1, durationMs),
+          Http.remoteWriteHeaders());
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
+    }
+  }
+
+  static JsonObject get(CheckpointDoctor s, String path) {
+    HttpResponse<String> r = Http.get(TestService.url(s, path));
+    assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
+    return new JsonObject(r.body());
+  }
+
+  static Map<String, JsonObject> byJob(JsonArray list) {
+    return list.stream().map(JsonObject.class::cast)
+        .collect(Collectors.toMap(j -> j.getString("job"), j -> j));
+  }
+
+  @Test
+  void everyInstanceListsEveryShardsJobsOnce(@TempDir Path dir) throws Exception {
+    String a = jobOn(0, "orders-");
+    String b = jobOn(1, "payments-");
+    int p0a = PrometheusServer.freePort();
+    int p0b = PrometheusServer.freePort();
+    int p1 = PrometheusServer.freePort();
+    int down = PrometheusServer.freePort();
+    String u0a = "http://127.0.0.1:" + p0a;
+    String u0b = "http://127.0.0.1:" + p0b;
+    String u1 = "http://127.0.0.1:" + p1;
+    String uDown = "http://127.0.0.1:" + down;
+    List<String> all = List.of(u0a, u0b, u1, uDown);
+    try (CheckpointDoctor s0a = start(dir, "0a", p0a, "0/2", all);
+        CheckpointDoctor s0b = start(dir, "0b", p0b, "0/2", all);
+        CheckpointDoctor s1 = start(dir, "1", p1, "1/2", all)) {
+      feed(s0a, a, 0, 8, 1000);
+      feed(s0b, a, 0, 8, 1000);
+      feed(s1, b, 0, 8, 1000);
+      // Job b reaches shard 0 too (a relabelling that disagrees): dropped there and counted.
+      feed(s0a, b, 8, 1, 1000);
+      // A fault of job a, seen by both replicas.
+      feed(s0a, a, 8, 4, 5000);
+      feed(s0b, a, 8, 4, 5000);
+
+      for (CheckpointDoctor s : List.of(s0a, s0b, s1)) {
+        String self = TestService.url(s, "");
+        JsonObject answer = Await.until("jobs a and b on " + self, WAIT, () -> {
+          JsonObject o = get(s, "/api/v1/jobs");
+          return o.getJsonArray("jobs").size() == 2
+              && byJob(o.getJsonArray("jobs")).get(a).getString("status").equals("anomalous")
+              ? o : null;
+        });
+        Map<String, JsonObject> jobs = byJob(answer.getJsonArray("jobs"));
+        JsonObject ja = jobs.get(a);
+        JsonObject jb = jobs.get(b);
+        assertThat(jb.getString("instance")).isEqualTo(u1);
+        assertThat(jb.getString("shard")).isEqualTo("1/2");
+        assertThat(jb.getJsonArray("replicas").getList()).containsExactly(u1);
+        assertThat(ja.getString("shard")).isEqualTo("0/2");
+        assertThat(ja.getJsonArray("replicas").getList()).containsExactlyInAnyOrder(u0a, u0b);
+        // This instance's own copy when it holds the job; else the replicas saw it at the same
+        // time and the first URL in order wins.
+        String first = u0a.compareTo(u0b) < 0 ? u0a : u0b;
+        assertThat(ja.getString("instance")).isEqualTo(s == s1 ? first : self);
+        assertThat(answer.getJsonObject("instance").getString("url")).isEqualTo(self);
+
+        JsonArray peers = answer.getJsonArray("peers");
+        assertThat(peers).hasSize(3); // itself is recognised and left out
+        JsonObject dead = peers.stream().map(JsonObject.class::cast)
+            .filter(p -> p.getString("url").equals(uDown)).findFirst().orElseThrow();
+        assertThat(dead.getBoolean("ok")).isFalse();
+        assertThat(dead.getString("error")).isNotBlank();
+        assertThat(peers.stream().map(JsonObject.class::cast)
+            .filter(p -> !p.getString("url").equals(uDown)))
+            .allMatch(p -> p.getBoolean("ok"));
+
+        JsonObject own = get(s, "/api/v1/jobs?local=true");
+        assertThat(byJob(own.getJsonArray("jobs")).keySet())
+            .containsExactly(s == s1 ? b : a);
+        assertThat(own.containsKey("peers")).isFalse();
+
+        JsonObject anomalies = get(s, "/api/v1/anomalies?state=open&job=" + a);
+        assertThat(anomalies.getJsonArray("anomalies")).isNotEmpty();
+        List<String> keys = new ArrayList<>();
+        for (Object o : anomalies.getJsonArray("anomalies")) {
+          JsonObject an = (JsonObject) o;
+          assertThat(an.getString("job")).isEqualTo(a);
+          assertThat(an.getJsonArray("replicas").getList()).containsExactlyInAnyOrder(u0a, u0b);
+          keys.add(an.getString("signal") + "/" + an.getString("scope") + "/"
+              + an.getString("startedAt"));
+        }
+        assertThat(keys).doesNotHaveDuplicates();
+        assertThat(get(s, "/api/v1/anomalies?state=open&job=" + a + "&local=true")
+            .getJsonArray("anomalies").size()).isEqualTo(s == s1 ? 0 : keys.size());
+      }
+      assertThat(Http.metric(Http.get(TestService.url(s0a, "/metrics")).body(),
+          "checkpoint_doctor_samples_dropped_total{reason=\"not_this_shard\"}")).isEqualTo(7);
+      assertThat(Http.get(TestService.url(s1, "/api/v1/jobs?local=yes")).statusCode())
+          .isEqualTo(400);
+    }
+  }
+
+  @Test
+  void peersAskEachOtherWithTheApiCredentials(@TempDir Path dir) throws Exception {
+    String a = jobOn(0, "orders-");
+    int p0 = PrometheusServer.freePort();
+    int p1 = PrometheusServer.freePort();
+    int p2 = PrometheusServer.freePort();
+    List<String> all = List.of("http://127.0.0.1:" + p0, "http://127.0.0.1:" + p1,
+        "http://127.0.0.1:" + p2);
+    try (CheckpointDoctor s0 = start(dir, "0", p0, "0/2", all, "--api-token", "s3cret");
+        CheckpointDoctor s1 = start(dir, "1", p1, "1/2", all, "--api-token", "s3cret");
+        CheckpointDoctor other = start(dir, "x", p2, "1/2", all, "--api-token", "another")) {
+      feed(s0, a, 0, 3, 1000);
+      JsonObject answer = Await.until("job a seen through s1", WAIT, () -> {
+        HttpResponse<String> r = Http.get(TestService.url(s1, "/api/v1/jobs"),
+            Map.of("Authorization", "Bearer s3cret"));
+        JsonObject o = new JsonObject(r.body());
+        return o.getJsonArray("jobs").size() == 1 ? o : null;
+      });
+      assertThat(answer.getJsonArray("jobs").getJsonObject(0).getString("instance"))
+          .isEqualTo(all.get(0));
+      JsonObject refused = answer.getJsonArray("peers").stream().map(JsonObject.class::cast)
+          .filter(p -> p.getString("url").equals(all.get(2))).findFirst().orElseThrow();
+      assertThat(refused.getBoolean("ok")).isFalse();
+      assertThat(refused.getString("error")).contains("401");
+      assertThat(other.port()).isEqualTo(p2);
+    }
+  }
+
+  static CheckpointDoctor start(Path dir, String name, int port, String shard, List<String> peers,
+      String... extra) throws Exception {
+    List<String> args = new ArrayList<>(List.of("--port", Integer.toString(port), "--shard",
+        shard, "--min-observations", "5", "--peer-timeout", "1s"));
+    for (String p : peers) {
+      args.add("--peer");
+      args.add(p);
+    }
+    args.addAll(List.of(extra));
+    return TestService.startOnPort(dir.resolve(name), args.toArray(String[]::new));
+  }
+}
