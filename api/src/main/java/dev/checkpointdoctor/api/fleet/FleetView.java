@@ -160,6 +160,28 @@ public final class FleetView {
     return best.copy().put("replicas", replicas);
   }
 
+  /**
+   * A job this instance does not hold, asked of every peer ({@code pathAndQuery} names the job
+   * and has {@code local=true}): the first answer of 200, or null when no peer holds it.
+   */
+  public Future<JsonObject> elsewhere(String pathAndQuery) {
+    List<Future<JsonObject>> answers = new ArrayList<>();
+    for (URI peer : directory.peers()) {
+      answers.add(client.get(peer, pathAndQuery));
+    }
+    return Future.join(answers).transform(ignored -> {
+      for (Future<JsonObject> a : answers) {
+        if (a.succeeded()) {
+          JsonObject instance = a.result().getJsonObject("instance");
+          if (instance == null || !self.id().equals(instance.getString("id"))) {
+            return Future.succeededFuture(a.result());
+          }
+        }
+      }
+      return Future.succeededFuture(null);
+    });
+  }
+
   /** Orders jobs by when they were last seen, unknown first. */
   static int newerLastSeen(JsonObject a, JsonObject b) {
     return Long.compare(epochMs(a.getString("lastSeen")), epochMs(b.getString("lastSeen")));

@@ -65,7 +65,7 @@ final class ApiRoutes {
   }
 
   /** {@code ?local=true|false}; null after answering 400 for anything else. */
-  private static Boolean localOnly(RoutingContext ctx) {
+  static Boolean localOnly(RoutingContext ctx) {
     String v = ctx.queryParams().get(LOCAL);
     if (v == null || v.isEmpty() || v.equals("false")) {
       return false;
@@ -88,16 +88,18 @@ final class ApiRoutes {
   }
 
   void job(RoutingContext ctx) {
-    if (!QueryParams.accept(ctx, List.of())) {
+    if (!QueryParams.accept(ctx, List.of(LOCAL)) || localOnly(ctx) == null) {
       return;
     }
     String name = ctx.pathParam("job");
+    Instance self = fleet.self();
     respond(ctx, () -> {
       Optional<JobSummary> job = detector.job(name);
       if (job.isEmpty()) {
         return Reply.error(404, "no job named \"" + name + "\"");
       }
-      JsonObject body = JsonViews.job(job.get());
+      JsonObject body = JsonViews.job(job.get()).put("instance", self.url())
+          .put("shard", self.shard());
       body.put("diagnosis", detector.diagnosis(name).map(JsonViews::diagnosis).orElse(null));
       body.put("baselines", baselines(detector.baselines(name)));
       return new Reply(200, body);
@@ -105,7 +107,7 @@ final class ApiRoutes {
   }
 
   void baselines(RoutingContext ctx) {
-    if (!QueryParams.accept(ctx, List.of())) {
+    if (!QueryParams.accept(ctx, List.of(LOCAL)) || localOnly(ctx) == null) {
       return;
     }
     String name = ctx.pathParam("job");
@@ -201,9 +203,35 @@ final class ApiRoutes {
   private void respond(RoutingContext ctx, Callable<Reply> work) {
     vertx.executeBlocking(work, false).onComplete(ar -> {
       if (ar.succeeded()) {
-        Responses.json(ctx, ar.result().status, ar.result().body);
+        replyOrAskPeers(ctx, fleet, ar.result().status, ar.result().body);
       } else {
         ctx.fail(ar.cause());
+      }
+    });
+  }
+
+  /**
+   * Answers with this instance's reply, unless it is a 404 for a job that a peer may hold: then
+   * with the first peer's answer that has it (unless the request said local=true), so a job's
+   * page works on every instance of the fleet.
+   */
+  static void replyOrAskPeers(RoutingContext ctx, FleetView fleet, int status, JsonObject body) {
+    if (status != 404 || !fleet.hasPeers() || Boolean.TRUE.equals(localOnly(ctx))) {
+      Responses.json(ctx, status, body);
+      return;
+    }
+    StringBuilder path = new StringBuilder(ctx.request().path()).append("?local=true");
+    for (String name : ctx.queryParams().names()) {
+      if (!name.equals(LOCAL)) {
+        path.append('&').append(URLEncoder.encode(name, StandardCharsets.UTF_8)).append('=')
+            .append(URLEncoder.encode(ctx.queryParams().get(name), StandardCharsets.UTF_8));
+      }
+    }
+    fleet.elsewhere(path.toString()).onComplete(ar -> {
+      if (ar.succeeded() && ar.result() != null) {
+        Responses.json(ctx, 200, ar.result());
+      } else {
+        Responses.json(ctx, status, body);
       }
     });
   }

@@ -60,7 +60,7 @@ public final class HttpService {
     router.get("/api/v1/jobs/:job").handler(api::job);
     router.get("/api/v1/jobs/:job/baselines").handler(api::baselines);
     router.get("/api/v1/anomalies").handler(api::anomalies);
-    SeriesRoutes seriesRoutes = new SeriesRoutes(vertx, detector, series);
+    SeriesRoutes seriesRoutes = new SeriesRoutes(vertx, detector, series, fleet);
     router.get("/api/v1/jobs/:job/series").handler(seriesRoutes::series);
     new UiRoutes().mount(router);
 
