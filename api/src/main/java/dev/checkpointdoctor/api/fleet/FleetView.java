@@ -93,8 +93,8 @@ public final class FleetView {
           continue;
         }
         JsonObject body = answer.result();
-        JsonObject instance = body.getJsonObject("instance");
-        if (instance != null && self.id().equals(instance.getString("id"))) {
+        JsonObject instance = body.getValue("instance") instanceof JsonObject o ? o : null;
+        if (isSelf(instance)) {
           continue; // this instance, named in its own peer list
         }
         JsonArray list = body.getJsonArray(listName);
@@ -171,15 +171,21 @@ public final class FleetView {
     }
     return Future.join(answers).transform(ignored -> {
       for (Future<JsonObject> a : answers) {
-        if (a.succeeded()) {
-          JsonObject instance = a.result().getJsonObject("instance");
-          if (instance == null || !self.id().equals(instance.getString("id"))) {
-            return Future.succeededFuture(a.result());
-          }
+        // A job's page names its instance by URL; a list answer by id and URL.
+        if (a.succeeded() && !isSelf(a.result().getValue("instance"))) {
+          return Future.succeededFuture(a.result());
         }
       }
       return Future.succeededFuture(null);
     });
+  }
+
+  private boolean isSelf(Object instance) {
+    Instance me = self;
+    if (instance instanceof JsonObject o) {
+      return me.id().equals(o.getString("id"));
+    }
+    return instance != null && instance.equals(me.url());
   }
 
   /** Orders jobs by when they were last seen, unknown first. */
