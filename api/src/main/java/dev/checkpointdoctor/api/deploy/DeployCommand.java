@@ -41,7 +41,7 @@ public final class DeployCommand {
     return run(args, System.out, System.err);
   }
 
-  static int run(List<String> args, PrintStream out, PrintStream err) {
+  public static int run(List<String> args, PrintStream out, PrintStream err) {
     if (args.isEmpty() || args.contains("--help") || args.contains("-h")) {
       (args.isEmpty() ? err : out).print(USAGE);
       return args.isEmpty() ? 2 : 0;

@@ -24,12 +24,12 @@ public record ShardSpec(int index, int count, List<String> labels) {
   public ShardSpec {
     labels = List.copyOf(labels);
     if (count < 1 || count > MAX_SHARDS) {
-      throw new IllegalArgumentException("the number of shards must be between 1 and "
+      throw new IllegalArgumentException("must have a number of shards N between 1 and "
           + MAX_SHARDS + ", got " + count);
     }
     if (index < 0 || index >= count) {
-      throw new IllegalArgumentException("the shard must be between 0 and " + (count - 1)
-          + " (shards are numbered from 0), got " + index);
+      throw new IllegalArgumentException("must have a shard I between 0 and " + (count - 1)
+          + " (shards are counted from 0), got " + index + "/" + count);
     }
     if (labels.isEmpty()) {
       throw new IllegalArgumentException("at least one label must decide the shard");
