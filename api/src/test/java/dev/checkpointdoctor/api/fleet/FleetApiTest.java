@@ -170,6 +170,41 @@ class FleetApiTest {
     }
   }
 
+  @Test
+  void peersAreFoundThroughDns(@TempDir Path dir) throws Exception {
+    // "localhost" resolves to 127.0.0.1 only: the instance there is itself, and the peer of
+    // the one on 127.0.0.2 (same port, as pods behind a headless Service).
+    String a = jobOn(0, "orders-");
+    String b = jobOn(1, "payments-");
+    int port = PrometheusServer.freePort();
+    try (CheckpointDoctor s0 = TestService.startOnPort(dir.resolve("0"), "--port", "" + port,
+            "--shard", "0/2", "--peers-dns", "localhost:" + port);
+        CheckpointDoctor s1 = TestService.startOnPort(dir.resolve("1"), "--host", "127.0.0.2",
+            "--port", "" + port, "--shard", "1/2", "--peers-dns", "localhost:" + port)) {
+      feed(s0, a, 0, 3, 1000);
+      for (int i = 0; i < 3; i++) {
+        HttpResponse<String> w = Http.post("http://127.0.0.2:" + port + "/api/v1/write",
+            Bodies.checkpointScrape(b, t0 + i * 60_000L, i + 1, 1000), Http.remoteWriteHeaders());
+        assertThat(w.statusCode()).isEqualTo(204);
+      }
+      JsonObject through1 = Await.until("job a through the instance on 127.0.0.2", WAIT, () -> {
+        JsonObject o = new JsonObject(Http.get("http://127.0.0.2:" + port + "/api/v1/jobs")
+            .body());
+        return o.getJsonArray("jobs").size() == 2 ? o : null;
+      });
+      assertThat(byJob(through1.getJsonArray("jobs")).get(a).getString("instance"))
+          .isEqualTo("http://127.0.0.1:" + port);
+      assertThat(through1.getJsonArray("peers")).singleElement()
+          .satisfies(p -> assertThat(((JsonObject) p).getString("url"))
+              .isEqualTo("http://127.0.0.1:" + port));
+      // The instance on 127.0.0.1 finds only itself: no peer to ask.
+      JsonObject through0 = get(s0, "/api/v1/jobs");
+      assertThat(byJob(through0.getJsonArray("jobs")).keySet()).containsExactly(a);
+      assertThat(through0.getJsonArray("peers")).isEmpty();
+      assertThat(s1.port()).isEqualTo(port);
+    }
+  }
+
   static CheckpointDoctor start(Path dir, String name, int port, String shard, List<String> peers,
       String... extra) throws Exception {
     List<String> args = new ArrayList<>(List.of("--port", Integer.toString(port), "--shard",
