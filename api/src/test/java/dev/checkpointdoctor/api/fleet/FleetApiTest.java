@@ -1,6 +1,7 @@
 package dev.checkpointdoctor.api.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.checkpointdoctor.api.app.CheckpointDoctor;
 import dev.checkpointdoctor.api.it.Await;
@@ -11,7 +12,18 @@ import dev.checkpointdoctor.api.it.TestService;
 import dev.checkpointdoctor.api.shard.Hashmod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.security.cert.X509Certificate;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.X509ExtendedTrustManager;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -203,6 +215,96 @@ class FleetApiTest {
       assertThat(through0.getJsonArray("peers")).isEmpty();
       assertThat(s1.port()).isEqualTo(port);
     }
+  }
+
+  @Test
+  void overTlsPeersTrustTheFleetsCertificateAndNoOther(@TempDir Path dir) throws Exception {
+    assumeTrue(Files.isExecutable(Path.of("/usr/bin/openssl")), "openssl CLI not installed");
+    // Names no peer address: host names are not what peers check, the certificate is.
+    Path[] fleet = certificate(dir, "fleet");
+    Path[] stranger = certificate(dir, "stranger");
+    String a = jobOn(0, "orders-");
+    int p0 = PrometheusServer.freePort();
+    int p1 = PrometheusServer.freePort();
+    int p2 = PrometheusServer.freePort();
+    List<String> all = List.of("https://127.0.0.1:" + p0, "https://127.0.0.1:" + p1,
+        "https://127.0.0.1:" + p2);
+    try (CheckpointDoctor s0 = start(dir, "0", p0, "0/2", all, "--tls-cert",
+            fleet[0].toString(), "--tls-key", fleet[1].toString());
+        CheckpointDoctor s1 = start(dir, "1", p1, "1/2", all, "--tls-cert",
+            fleet[0].toString(), "--tls-key", fleet[1].toString());
+        CheckpointDoctor other = start(dir, "x", p2, "1/2", all, "--tls-cert",
+            stranger[0].toString(), "--tls-key", stranger[1].toString())) {
+      HttpClient client = HttpClient.newBuilder().sslContext(trustingAll()).build();
+      for (int i = 0; i < 3; i++) {
+        HttpRequest.Builder w = HttpRequest.newBuilder(URI.create(all.get(0) + "/api/v1/write"))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(Bodies.checkpointScrape(a,
+                t0 + i * 60_000L, i + 1, 1000)));
+        Http.remoteWriteHeaders().forEach(w::header);
+        assertThat(client.send(w.build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+            .isEqualTo(204);
+      }
+      JsonObject answer = Await.until("job a seen over TLS through s1", WAIT, () -> {
+        try {
+          JsonObject o = new JsonObject(client.send(HttpRequest.newBuilder(URI.create(
+              all.get(1) + "/api/v1/jobs")).build(), HttpResponse.BodyHandlers.ofString())
+              .body());
+          return o.getJsonArray("jobs").size() == 1 ? o : null;
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      assertThat(answer.getJsonArray("jobs").getJsonObject(0).getString("instance"))
+          .isEqualTo(all.get(0));
+      JsonObject refused = answer.getJsonArray("peers").stream().map(JsonObject.class::cast)
+          .filter(p -> p.getString("url").equals(all.get(2))).findFirst().orElseThrow();
+      assertThat(refused.getBoolean("ok")).as(refused.encode()).isFalse();
+      assertThat(other.port()).isEqualTo(p2);
+      assertThat(s0.port()).isEqualTo(p0);
+    }
+  }
+
+  static Path[] certificate(Path dir, String name) throws Exception {
+    Path cert = dir.resolve(name + "-cert.pem");
+    Path key = dir.resolve(name + "-key.pem");
+    Process p = new ProcessBuilder(List.of("/usr/bin/openssl", "req", "-x509", "-newkey",
+        "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=" + name + ".example", "-keyout",
+        key.toString(), "-out", cert.toString())).redirectErrorStream(true).start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(new String(p.getInputStream().readAllBytes())).isZero();
+    return new Path[] {cert, key};
+  }
+
+  /** The test's own client trusts anything: what it checks is what peers trust. */
+  static SSLContext trustingAll() throws Exception {
+    // Extended: the JDK then leaves the host name check to it, and it checks nothing.
+    TrustManager[] all = {new X509ExtendedTrustManager() {
+      @Override
+      public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+      @Override
+      public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+      @Override
+      public void checkClientTrusted(X509Certificate[] chain, String authType, Socket s) {}
+
+      @Override
+      public void checkServerTrusted(X509Certificate[] chain, String authType, Socket s) {}
+
+      @Override
+      public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine e) {}
+
+      @Override
+      public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine e) {}
+
+      @Override
+      public X509Certificate[] getAcceptedIssuers() {
+        return new X509Certificate[0];
+      }
+    }};
+    SSLContext ctx = SSLContext.getInstance("TLS");
+    ctx.init(null, all, null);
+    return ctx;
   }
 
   static CheckpointDoctor start(Path dir, String name, int port, String shard, List<String> peers,
