@@ -212,14 +212,17 @@ const CPD = (() => {
   if (document.readyState !== "loading") signOutLink();
 
   // A fleet (--peer, --peers-dns): the lists merge every instance's. The cell names the instance
-  // holding an entry (host:port and shard) and links to the job's page there.
+  // holding an entry (host:port and shard) and links to the job's page there; this instance's
+  // own entries link here, under whatever address the page was opened.
+  let selfUrl = null;
   function instanceCell(entry, at) {
     if (!entry.instance) return el("td", {class: "instance", text: "–"});
     let name = entry.instance;
     try { name = new URL(entry.instance).host; } catch (e) { /* keep the text as given */ }
     const others = (entry.replicas || []).length - 1;
     return el("td", {class: "instance", "data-instance": entry.instance},
-        el("a", {class: "instance-link", href: entry.instance + jobLink(entry.job, at),
+        el("a", {class: "instance-link",
+          href: (entry.instance === selfUrl ? "" : entry.instance) + jobLink(entry.job, at),
           text: name, title: "this job's page on the instance that holds it"
             + (others > 0 ? " (also on " + entry.replicas.slice(1).join(", ") + ")" : "")}),
         el("span", {class: "muted", text: " " + (entry.shard || "")
@@ -229,6 +232,7 @@ const CPD = (() => {
   // Shows the instance column when the answer comes from a fleet, and names peers that did not
   // answer (their jobs are missing from the list).
   function fleet(answer, table) {
+    selfUrl = answer.instance ? answer.instance.url : null;
     const peers = answer.peers;
     table.classList.toggle("fleet", Array.isArray(peers));
     const note = document.getElementById("peers-note");
