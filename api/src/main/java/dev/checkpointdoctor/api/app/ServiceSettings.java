@@ -2,7 +2,6 @@ package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.alerting.AlertingSettings;
 import dev.checkpointdoctor.api.fleet.FleetSettings;
-import dev.checkpointdoctor.api.shard.ShardSpec;
 import dev.checkpointdoctor.api.history.InfluxSettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import java.net.URI;
@@ -261,37 +260,12 @@ public record ServiceSettings(
   }
 
   private static FleetSettings fleetOf(Values v) throws SettingsException {
-    ShardSpec shard;
-    List<String> labels = ShardSpec.parseLabels(v.get("--shard-labels"));
-    try {
-      String spec = v.get("--shard");
-      shard = spec == null || spec.isBlank() ? new ShardSpec(0, 1, labels)
-          : ShardSpec.parse(spec, labels);
-    } catch (IllegalArgumentException e) {
-      String which = e.getMessage().contains("label") ? "--shard-labels" : "--shard";
-      throw new SettingsException(v.name(which) + " " + e.getMessage());
-    }
     List<URI> peers = new ArrayList<>();
     for (String p : v.all("--peer")) {
       peers.add(httpUrl(v.name("--peer"), p));
     }
-    String dns = v.get("--peers-dns");
-    String dnsName = null;
-    int dnsPort = 0;
-    if (dns != null && !dns.isBlank()) {
-      int colon = dns.lastIndexOf(':');
-      try {
-        dnsName = dns.substring(0, Math.max(colon, 0)).trim();
-        dnsPort = Integer.parseInt(dns.substring(colon + 1).trim());
-      } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
-        dnsName = "";
-      }
-      if (dnsName.isEmpty() || dnsPort < 1 || dnsPort > 65535) {
-        throw new SettingsException(v.name("--peers-dns") + " must be NAME:PORT, e.g. "
-            + "checkpoint-doctor.monitoring.svc:9877, got \"" + dns + "\"");
-      }
-    }
-    return new FleetSettings(shard, peers, dnsName, dnsPort, durationOf(v, "--peer-timeout"));
+    return FleetFlags.parse(v.get("--shard"), v.get("--shard-labels"), peers,
+        v.get("--peers-dns"), durationOf(v, "--peer-timeout"), v::name);
   }
 
   private static IngestLimits limitsOf(Values v) throws SettingsException {
