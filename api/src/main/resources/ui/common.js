@@ -191,6 +191,12 @@ const CPD = (() => {
     return new URLSearchParams(location.search).get(name);
   }
 
+  // "job_name orders_etl, cluster=eu-1": what the job's key is made of (--job-identity-labels).
+  function identity(job) {
+    const labels = Object.entries(job.labels || {}).map(([k, v]) => k + "=" + v);
+    return labels.length ? "job_name " + job.jobName + ", " + labels.join(", ") : null;
+  }
+
   function jobLink(job, at) {
     return "/ui/job.html?job=" + encodeURIComponent(job) + (at ? "&at=" + encodeURIComponent(at) : "");
   }
@@ -246,6 +252,6 @@ const CPD = (() => {
     }
   }
 
-  return {api, el, replace, time, ago, value, span, param, jobLink, statusBadge, severityBadge,
-    learning, learningText, stamp, instanceCell, fleet};
+  return {api, el, replace, time, ago, value, span, param, jobLink, identity, statusBadge,
+    severityBadge, learning, learningText, stamp, instanceCell, fleet};
 })();

@@ -102,7 +102,10 @@
         others.length ? CPD.el("p", {class: "muted others"}, "Also considered: ",
             others.map((c, i) => [i ? ", " : "", c.runbook
                 ? CPD.el("a", {href: c.runbook, text: causeName(c.cause)}) : causeName(c.cause),
-              ` (${Math.round(c.confidence * 100)} %)`])) : null);
+              ` (${Math.round(c.confidence * 100)} %)`])) : null,
+        ...(d.missingSources || []).map(m => CPD.el("p", {class: "muted missing-source",
+          "data-source": m.source, text: `Not judged: ${causeName(m.cause)}, ${m.source} `
+            + `missing. ${m.why} Fix: ${m.fix}`})));
   }
 
   function anomaliesTable(anomalies) {
@@ -201,6 +204,7 @@
       const detail = await CPD.api("/api/v1/jobs/" + encodeURIComponent(job));
       document.getElementById("job-status").replaceChildren(CPD.statusBadge(detail.status));
       document.getElementById("job-seen").textContent = "last seen " + CPD.time(detail.lastSeen);
+      document.getElementById("job-name").title = CPD.identity(detail) || "";
       document.body.dataset.status = detail.status;
       diagnosisCard(detail.diagnosis, detail);
       const {list, missing} = chartList(detail.baselines, detail.diagnosis);

@@ -39,7 +39,8 @@
     const now = Date.now();
     tbody.replaceChildren(...rows.slice().sort(compare).map(j => CPD.el("tr",
         {class: "job-row", "data-job": j.job, "data-status": j.status},
-        CPD.el("td", {class: "job"}, CPD.el("a", {href: CPD.jobLink(j.job), text: j.job})),
+        CPD.el("td", {class: "job", title: CPD.identity(j)},
+            CPD.el("a", {href: CPD.jobLink(j.job), text: j.job})),
         CPD.el("td", {class: "status-cell"}, CPD.statusBadge(j.status),
             j.status === "learning" ? CPD.learning(j) : null),
         CPD.el("td", {class: "cause", "data-cause": j.cause || ""}, j.cause

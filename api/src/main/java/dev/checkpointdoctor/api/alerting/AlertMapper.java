@@ -2,6 +2,7 @@ package dev.checkpointdoctor.api.alerting;
 
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.JobIdentity;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -11,31 +12,49 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToLongFunction;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** Turns a job's diagnosis into the Alertmanager alert that announces it. */
 public final class AlertMapper {
   public static final String ALERT_NAME = "FlinkCheckpointAnomaly";
+  /** Labels an identity label cannot replace. */
+  private static final Set<String> OWN_LABELS =
+      Set.of("alertname", "job_name", "cause", "severity", "signal");
 
   private final String externalUrl;
   private final Duration resendInterval;
   private final ToLongFunction<Diagnosis> troubleStart;
+  private final JobIdentity identity;
 
   /** Links the job page at the time the diagnosis began. */
   public AlertMapper(String externalUrl, Duration resendInterval) {
-    this(externalUrl, resendInterval, Diagnosis::sinceMs);
+    this(externalUrl, resendInterval, Diagnosis::sinceMs, JobIdentity.jobNameOnly());
+  }
+
+  /** @param troubleStart when the job's trouble began, the time its alert's job page shows */
+  public AlertMapper(String externalUrl, Duration resendInterval,
+      ToLongFunction<Diagnosis> troubleStart) {
+    this(externalUrl, resendInterval, troubleStart, JobIdentity.jobNameOnly());
+  }
+
+  /** With job identity labels, alerts carry them (e.g. {@code cluster}) beside job_name. */
+  public AlertMapper(String externalUrl, Duration resendInterval, JobIdentity identity) {
+    this(externalUrl, resendInterval, Diagnosis::sinceMs, identity);
   }
 
   /**
    * @param troubleStart when the job's trouble began (its earliest open anomaly's start): the
    *     time the alert's job page is centred on
+   * @param identity what a job key is made of: alerts carry its labels beside job_name
    */
   public AlertMapper(String externalUrl, Duration resendInterval,
-      ToLongFunction<Diagnosis> troubleStart) {
+      ToLongFunction<Diagnosis> troubleStart, JobIdentity identity) {
     this.externalUrl = externalUrl.endsWith("/")
         ? externalUrl.substring(0, externalUrl.length() - 1) : externalUrl;
     this.resendInterval = resendInterval;
     this.troubleStart = troubleStart;
+    this.identity = identity;
   }
 
   /**
@@ -45,7 +64,12 @@ public final class AlertMapper {
   public Alert firing(Diagnosis d, Instant now) {
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put("alertname", ALERT_NAME);
-    labels.put("job_name", d.job());
+    labels.put("job_name", identity.jobName(d.job()));
+    identity.labelsOf(d.job()).forEach((name, value) -> {
+      if (!OWN_LABELS.contains(name) && !value.isEmpty()) {
+        labels.put(name, value);
+      }
+    });
     labels.put("cause", d.cause());
     labels.put("severity", Severity.of(d).label());
     labels.put("signal", d.signal() == null ? "unknown" : d.signal());

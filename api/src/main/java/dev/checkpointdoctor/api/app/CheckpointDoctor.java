@@ -70,12 +70,13 @@ public final class CheckpointDoctor implements AutoCloseable {
     SignalCatalog catalog = SignalCatalog.defaults();
     Detector detector;
     try {
-      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()),
-          loaded.state());
+      detector = new Detector(catalog, settings.detector(), settings.delivery(),
+          new CauseRanker(settings.detector()), loaded.state());
     } catch (RuntimeException e) {
       logger.log(Level.WARNING, "snapshot could not be restored (" + e.getMessage()
           + "); starting empty");
-      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()));
+      detector = new Detector(catalog, settings.detector(), settings.delivery(),
+          new CauseRanker(settings.detector()));
       loaded = new SnapshotStore.Loaded(null, "snapshot not restorable (" + e.getMessage()
           + "), starting empty");
     }
@@ -91,7 +92,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     InfluxHistory history = null;
     if (settings.influx() != null) {
       history = new InfluxHistory(settings.influx(), metrics, Duration.ofSeconds(1),
-          InfluxHistory.BUFFER_POINTS);
+          InfluxHistory.BUFFER_POINTS, detector.jobIdentity());
       detector.addListener(history);
     }
     AlertNotifier alerts = null;
@@ -99,13 +100,15 @@ public final class CheckpointDoctor implements AutoCloseable {
       Detector source = detector;
       alerts = new AlertNotifier(settings.alerting(), clock, source::diagnosis,
           d -> source.anomalies(d.job(), true, Long.MIN_VALUE).stream()
-              .mapToLong(Anomaly::startedAtMs).min().orElse(d.sinceMs()), metrics);
+              .mapToLong(Anomaly::startedAtMs).min().orElse(d.sinceMs()), metrics,
+          detector.jobIdentity());
       ShardSpec shard = settings.fleet().shard();
       int notOwned = 0;
       for (JobSummary job : detector.jobs()) {
         // A job that moved to another shard (N changed) is alerted there once it is learned;
         // its frozen diagnosis here would otherwise be re-sent for ever.
-        if (shard.shardOfJob(job.job()).orElse(shard.index()) != shard.index()) {
+        if (shard.shardOfJob(job.job(), detector.jobIdentity()).orElse(shard.index())
+            != shard.index()) {
           notOwned++;
           continue;
         }

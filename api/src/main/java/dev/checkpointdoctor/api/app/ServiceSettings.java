@@ -3,6 +3,7 @@ package dev.checkpointdoctor.api.app;
 import dev.checkpointdoctor.api.alerting.AlertingSettings;
 import dev.checkpointdoctor.api.fleet.FleetSettings;
 import dev.checkpointdoctor.api.history.InfluxSettings;
+import dev.checkpointdoctor.detector.model.DeliverySettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import java.net.URI;
 import java.nio.file.Path;
@@ -30,6 +31,7 @@ public record ServiceSettings(
     AccessSettings access,
     AlertingSettings alerting,
     InfluxSettings influx,
+    DeliverySettings delivery,
     FleetSettings fleet) {
 
   static final List<Option> OPTIONS = List.of(
@@ -77,6 +79,18 @@ public record ServiceSettings(
           "Most series tracked in total; samples of further new series are dropped and counted."),
       Option.single("--max-series-per-job", "CPD_MAX_SERIES_PER_JOB", "50000",
           "Most series tracked per job_name (or Prometheus job); further new ones are dropped."),
+      Option.single("--max-delivery-lag", "CPD_MAX_DELIVERY_LAG", "5m",
+          "How far (event time) one source or shard may run behind another and still be "
+              + "gathered and joined as if sent in order."),
+      Option.single("--ha-replica-label", "CPD_HA_REPLICA_LABEL", null,
+          "External label telling an HA pair's Prometheus replicas apart (e.g. "
+              + "prometheus_replica): learn from one replica per source, fail over to the other."),
+      Option.single("--ha-failover-timeout", "CPD_HA_FAILOVER_TIMEOUT", "30s",
+          "How long (event time) the elected replica may send nothing before the other is "
+              + "elected."),
+      Option.single("--job-identity-labels", "CPD_JOB_IDENTITY_LABELS", null,
+          "Comma-separated labels that with job_name identify a job (e.g. cluster): jobs of the "
+              + "same name in different clusters are kept apart."),
       Option.single("--max-future-skew", "CPD_MAX_FUTURE_SKEW", "10m",
           "Samples further ahead of this clock are dropped and counted (future_timestamp)."),
       Option.single("--max-sample-age", "CPD_MAX_SAMPLE_AGE", "off",
@@ -256,7 +270,7 @@ public record ServiceSettings(
         durationOf(v, "--snapshot-interval"), longOf(v, "--max-body-bytes", 1024, 1L << 30),
         longOf(v, "--max-decompressed-bytes", 1024, Integer.MAX_VALUE - 8),
         intOf(v, "--queue-samples", 1000, 100_000_000), detector, limitsOf(v), accessOf(v),
-        alerting(v), influx(v), fleetOf(v));
+        alerting(v), influx(v), delivery(v), fleetOf(v));
   }
 
   private static FleetSettings fleetOf(Values v) throws SettingsException {
@@ -266,6 +280,20 @@ public record ServiceSettings(
     }
     return FleetFlags.parse(v.get("--shard"), v.get("--shard-labels"), peers,
         v.get("--peers-dns"), durationOf(v, "--peer-timeout"), v::name);
+  }
+
+  private static DeliverySettings delivery(Values v) throws SettingsException {
+    String replica = v.get("--ha-replica-label");
+    String identity = v.get("--job-identity-labels");
+    List<String> identityLabels = identity == null ? List.of() : splitList(identity);
+    try {
+      return new DeliverySettings(durationOf(v, "--max-delivery-lag"),
+          replica == null || replica.isBlank() ? null : replica,
+          durationOf(v, "--ha-failover-timeout"), identityLabels);
+    } catch (IllegalArgumentException e) {
+      throw new SettingsException(v.name("--ha-replica-label") + "/"
+          + v.name("--job-identity-labels") + ": " + e.getMessage());
+    }
   }
 
   private static IngestLimits limitsOf(Values v) throws SettingsException {

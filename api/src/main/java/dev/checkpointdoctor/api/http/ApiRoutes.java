@@ -51,7 +51,8 @@ final class ApiRoutes {
     Future<JsonObject> own = vertx.executeBlocking(() -> {
       JsonArray jobs = new JsonArray();
       for (JobSummary j : detector.jobs()) {
-        jobs.add(JsonViews.job(j).put("instance", self.url()).put("shard", self.shard()));
+        jobs.add(JsonViews.job(j, detector.jobIdentity()).put("instance", self.url())
+            .put("shard", self.shard()));
       }
       JsonObject body = new JsonObject().put("jobs", jobs).put("instance", self.json());
       // On a shard, node and container series of other shards' hosts join nothing here, as
@@ -98,8 +99,8 @@ final class ApiRoutes {
       if (job.isEmpty()) {
         return Reply.error(404, "no job named \"" + name + "\"");
       }
-      JsonObject body = JsonViews.job(job.get()).put("instance", self.url())
-          .put("shard", self.shard());
+      JsonObject body = JsonViews.job(job.get(), detector.jobIdentity())
+          .put("instance", self.url()).put("shard", self.shard());
       body.put("diagnosis", detector.diagnosis(name).map(JsonViews::diagnosis).orElse(null));
       body.put("baselines", baselines(detector.baselines(name)));
       return new Reply(200, body);

@@ -5,6 +5,8 @@ import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.JobIdentity;
+import dev.checkpointdoctor.detector.model.MissingSource;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -25,9 +27,14 @@ final class JsonViews {
     return Double.isFinite(d) ? d : null;
   }
 
-  static JsonObject job(JobSummary j) {
+  /** {@code job} is the key; {@code jobName} Flink's job_name; {@code labels} the identity. */
+  static JsonObject job(JobSummary j, JobIdentity identity) {
+    JsonObject labels = new JsonObject();
+    identity.labelsOf(j.job()).forEach(labels::put);
     return new JsonObject()
         .put("job", j.job())
+        .put("jobName", identity.jobName(j.job()))
+        .put("labels", labels)
         .put("status", j.status())
         .put("signals", new JsonArray(j.signals()))
         .put("openAnomalies", j.openAnomalies())
@@ -96,7 +103,20 @@ final class JsonViews {
         .put("remedy", top.remedy())
         .put("docs", top.docsUrl())
         .put("runbook", runbook(top.docsUrl()))
-        .put("causes", ranked);
+        .put("causes", ranked)
+        .put("missingSources", missingSources(d));
+  }
+
+  static JsonArray missingSources(Diagnosis d) {
+    JsonArray out = new JsonArray();
+    for (MissingSource m : d.missingSources()) {
+      out.add(new JsonObject()
+          .put("source", m.source())
+          .put("cause", m.cause())
+          .put("why", m.why())
+          .put("fix", m.fix()));
+    }
+    return out;
   }
 
   static JsonObject cause(CauseHypothesis c) {
@@ -107,6 +127,10 @@ final class JsonViews {
           .put("scope", e.scope())
           .put("observed", number(e.observed()))
           .put("expected", number(e.expected()))
+          .put("relation", e.relation())
+          .put("spread", number(e.spread()))
+          .put("confidence", number(e.confidence()))
+          .put("since", e.sinceMs() < 0 ? null : time(e.sinceMs()))
           .put("sentence", e.sentence()));
     }
     return new JsonObject()

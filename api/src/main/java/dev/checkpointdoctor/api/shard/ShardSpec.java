@@ -1,8 +1,10 @@
 package dev.checkpointdoctor.api.shard;
 
+import dev.checkpointdoctor.detector.model.JobIdentity;
 import dev.checkpointdoctor.detector.model.Labels;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.regex.Pattern;
 
@@ -122,17 +124,31 @@ public record ShardSpec(int index, int count, List<String> labels) {
   }
 
   /**
-   * The shard of a job known only by its key, when the key alone determines it (the shard is
-   * hashed from {@code job_name} only and the key is the {@code job_name}); empty otherwise.
+   * The shard of a job known only by its key ({@link JobIdentity#key}: {@code orders_etl}, or
+   * {@code eu-1/orders_etl} with {@code --job-identity-labels cluster}), when the key determines
+   * it: every shard label is {@code job_name} or an identity label. Empty otherwise (a shard
+   * label the key does not carry).
    */
-  public OptionalInt shardOfJob(String key) {
+  public OptionalInt shardOfJob(String key, JobIdentity identity) {
     if (count == 1) {
       return OptionalInt.of(0);
     }
-    if (labels.equals(List.of(JOB_NAME))) {
-      return OptionalInt.of(shardOf(List.of(key)));
+    Map<String, String> identityValues = identity.labelsOf(key);
+    if (!identity.byJobNameOnly() && identityValues.isEmpty()) {
+      return OptionalInt.empty(); // not a key made under these identity labels
     }
-    return OptionalInt.empty();
+    List<String> values = new ArrayList<>(labels.size());
+    for (String l : labels) {
+      if (l.equals(JOB_NAME)) {
+        values.add(identity.jobName(key));
+      } else if (identityValues.containsKey(l)) {
+        // a missing label was keyed as empty, which Prometheus hashes alike
+        values.add(identityValues.get(l));
+      } else {
+        return OptionalInt.empty();
+      }
+    }
+    return OptionalInt.of(shardOf(values));
   }
 
   /** {@code I/N}. */

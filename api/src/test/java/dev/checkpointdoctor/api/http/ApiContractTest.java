@@ -61,8 +61,8 @@ class ApiContractTest {
                 && first.getString("lastSeen").equals("2026-11-30T01:04:20Z") ? j : null;
           });
       JsonObject job = jobs.getJsonArray("jobs").getJsonObject(0);
-      assertThat(job.fieldNames()).containsExactlyInAnyOrder("job", "status", "signals",
-          "openAnomalies", "lastSeen", "baselinesReady", "baselinesTotal",
+      assertThat(job.fieldNames()).containsExactlyInAnyOrder("job", "jobName", "labels",
+          "status", "signals", "openAnomalies", "lastSeen", "baselinesReady", "baselinesTotal",
           "checkpointsUntilReady", "readyAt", "instance", "shard");
       assertThat(job.getString("instance")).isEqualTo(TestService.url(s, ""));
       assertThat(job.getString("shard")).isEqualTo("0/1");

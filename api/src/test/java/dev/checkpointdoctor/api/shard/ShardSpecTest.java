@@ -3,6 +3,7 @@ package dev.checkpointdoctor.api.shard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.checkpointdoctor.detector.model.JobIdentity;
 import dev.checkpointdoctor.detector.model.Labels;
 import java.util.List;
 import java.util.Map;
@@ -65,9 +66,27 @@ class ShardSpecTest {
     Labels series = Labels.of("job_name", "orders", "cluster", "eu-1");
     assertThat(s.shardOfSeries(series)).isEqualTo((int) Hashmod.of("eu-1;orders", 3));
     assertThat(s.hashKey(series)).isEqualTo("eu-1;orders");
-    assertThat(s.shardOfJob("orders")).isEmpty();
+    assertThat(s.shardOfJob("orders", JobIdentity.jobNameOnly())).isEmpty();
     ShardSpec byName = ShardSpec.parse("0/3", List.of("job_name"));
-    assertThat(byName.shardOfJob("orders")).hasValue((int) Hashmod.of("orders", 3));
+    assertThat(byName.shardOfJob("orders", JobIdentity.jobNameOnly()))
+        .hasValue((int) Hashmod.of("orders", 3));
+  }
+
+  @Test
+  void aJobKeyWithIdentityLabelsGivesItsShardFromItsParts() {
+    JobIdentity byCluster = new JobIdentity(List.of("cluster"));
+    Labels series = Labels.of("job_name", "orders", "cluster", "eu/1");
+    String key = byCluster.key(series); // eu%2F1/orders
+    ShardSpec both = ShardSpec.parse("0/5", List.of("cluster", "job_name"));
+    assertThat(both.shardOfJob(key, byCluster)).hasValue(both.shardOfSeries(series));
+    assertThat(both.shardOfJob(key, byCluster)).hasValue((int) Hashmod.of("eu/1;orders", 5));
+    // the shard hashed from job_name alone: the key's job_name, not the whole key
+    ShardSpec byName = ShardSpec.parse("0/5", List.of("job_name"));
+    assertThat(byName.shardOfJob(key, byCluster)).hasValue((int) Hashmod.of("orders", 5));
+    // a shard label the key does not carry, or a key of other identity labels
+    assertThat(ShardSpec.parse("0/5", List.of("namespace", "job_name"))
+        .shardOfJob(key, byCluster)).isEmpty();
+    assertThat(both.shardOfJob("orders", byCluster)).isEmpty();
   }
 
   @Test

@@ -41,6 +41,8 @@ final class SignalBook {
   private final java.util.Set<Job> touched = new java.util.LinkedHashSet<>();
   private final Deque<Anomaly> resolved = new ArrayDeque<>();
   private long nextAnomalyId = 1;
+  private java.util.function.LongSupplier unjoinedNode = () -> -1;
+  private java.util.function.LongSupplier unjoinedContainer = () -> -1;
   private int entryCount;
   private int openCount;
 
@@ -48,6 +50,13 @@ final class SignalBook {
     this.settings = settings;
     this.diagnoser = diagnoser;
     this.listeners = listeners;
+  }
+
+  /** Where the diagnoser's views read the unjoined node and container sample counts. */
+  void unjoinedCounts(java.util.function.LongSupplier node,
+      java.util.function.LongSupplier container) {
+    this.unjoinedNode = node;
+    this.unjoinedContainer = container;
   }
 
   /**
@@ -138,7 +147,9 @@ final class SignalBook {
 
   /**
    * Re-diagnoses the jobs that received observations since the last call and tells listeners
-   * when a job's diagnosis opens, changes cause or closes.
+   * when a job's diagnosis opens, changes cause or closes. Each job is diagnosed at its own
+   * event time (its newest observation): one source running hours ahead of another must not
+   * make a job's recent evidence look old.
    */
   void diagnose(long eventTimeMs) {
     for (Job job : touched) {
@@ -147,10 +158,11 @@ final class SignalBook {
       if (before == null && job.openCount() == 0) {
         continue;
       }
-      long since = before == null ? eventTimeMs : before.sinceMs();
-      Diagnosis after = diagnoser.diagnose(new View(job, eventTimeMs), since);
+      long now = job.lastSeenMs != Long.MIN_VALUE ? job.lastSeenMs : eventTimeMs;
+      long since = before == null ? now : before.sinceMs();
+      Diagnosis after = diagnoser.diagnose(new View(job, now), since);
       if (after != null && before != null && !after.cause().equals(before.cause())) {
-        after = diagnoser.diagnose(new View(job, eventTimeMs), eventTimeMs);
+        after = diagnoser.diagnose(new View(job, now), now);
       }
       job.diagnosis = after;
       if (after != null) {
@@ -164,7 +176,7 @@ final class SignalBook {
           : after == null || !after.cause().equals(before.cause());
       if (changed) {
         for (DetectorListener l : listeners) {
-          l.diagnosisChanged(job.name, before, after, eventTimeMs);
+          l.diagnosisChanged(job.name, before, after, now);
         }
       }
     }
@@ -215,6 +227,16 @@ final class SignalBook {
     @Override
     public List<SeriesHistory> history(Signal signal) {
       return job.histories(signal);
+    }
+
+    @Override
+    public long unjoinedNodeSamples() {
+      return unjoinedNode.getAsLong();
+    }
+
+    @Override
+    public long unjoinedContainerSamples() {
+      return unjoinedContainer.getAsLong();
     }
   }
 

@@ -3,6 +3,7 @@ package dev.checkpointdoctor.eval.scenario;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.MissingSource;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.Locale;
@@ -50,6 +51,10 @@ final class TimelinePrinter {
         for (int i = 1; i < d.ranked().size() && i < 4; i++) {
           CauseHypothesis h = d.ranked().get(i);
           out.printf(Locale.ROOT, "%srunner-up: %s %.2f%n", INDENT, h.cause(), h.confidence());
+        }
+        for (MissingSource m : d.missingSources()) {
+          out.printf(Locale.ROOT, "%smissing source: %s (%s cannot be judged): %s Fix: %s%n",
+              INDENT, m.source(), m.cause(), m.why(), m.fix());
         }
       }
       default -> { }
