@@ -2,6 +2,7 @@ package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.fleet.FleetSettings;
 import dev.checkpointdoctor.api.shard.ShardSpec;
+import dev.checkpointdoctor.detector.model.DeliverySettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -42,5 +43,28 @@ final class FleetFlags {
       }
     }
     return new FleetSettings(shard, peers, dnsName, dnsPort, peerTimeout);
+  }
+
+  /**
+   * The shard must be a function of the job key ({@code --job-identity-labels}), the same for
+   * both replicas of a Prometheus HA pair: a restored job's shard is computed from its key, and
+   * one job split over two shards would be learned twice, from half its series each.
+   */
+  static void checkAgainstDelivery(ShardSpec shard, DeliverySettings delivery,
+      UnaryOperator<String> name) throws SettingsException {
+    String replica = delivery.haReplicaLabel();
+    for (String l : shard.labels()) {
+      if (l.equals(replica)) {
+        throw new SettingsException(name.apply("--shard-labels") + " cannot hash \"" + l
+            + "\", the " + name.apply("--ha-replica-label") + ": the two Prometheus replicas of "
+            + "a pair would send one job to different shards");
+      }
+      if (!l.equals(ShardSpec.JOB_NAME) && !delivery.jobIdentityLabels().contains(l)) {
+        throw new SettingsException(name.apply("--shard-labels") + " hashes \"" + l
+            + "\", which is not one of " + name.apply("--job-identity-labels") + " "
+            + delivery.jobIdentityLabels() + ": jobs of one key would be split over shards; "
+            + "add it there (e.g. --job-identity-labels " + l + ") or hash job_name only");
+      }
+    }
   }
 }

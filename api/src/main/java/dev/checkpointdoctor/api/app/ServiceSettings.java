@@ -266,11 +266,14 @@ public record ServiceSettings(
       throw new SettingsException(v.name("--data-dir") + " must name a directory");
     }
     Path dataDir = Path.of(dir);
+    DeliverySettings delivery = delivery(v);
+    FleetSettings fleet = fleetOf(v);
+    FleetFlags.checkAgainstDelivery(fleet.shard(), delivery, v::name);
     return new ServiceSettings(v.get("--host"), intOf(v, "--port", 0, 65535), dataDir,
         durationOf(v, "--snapshot-interval"), longOf(v, "--max-body-bytes", 1024, 1L << 30),
         longOf(v, "--max-decompressed-bytes", 1024, Integer.MAX_VALUE - 8),
         intOf(v, "--queue-samples", 1000, 100_000_000), detector, limitsOf(v), accessOf(v),
-        alerting(v), influx(v), delivery(v), fleetOf(v));
+        alerting(v), influx(v), delivery, fleet);
   }
 
   private static FleetSettings fleetOf(Values v) throws SettingsException {

@@ -1,5 +1,7 @@
 package dev.checkpointdoctor.api.deploy;
 
+import dev.checkpointdoctor.api.app.ServiceSettings;
+import dev.checkpointdoctor.api.app.SettingsException;
 import dev.checkpointdoctor.api.shard.ShardSpec;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import java.io.PrintStream;
@@ -24,14 +26,17 @@ public final class DeployCommand {
         java -jar checkpoint-doctor.jar deploy remote-write --shards N [--replicas R]
             [--url-template URL] [--shard-labels job_name] [--namespace NS]
         java -jar checkpoint-doctor.jar deploy k8s --shards N [--replicas R] [--namespace NS]
-            [--image IMAGE]
+            [--image IMAGE] [--shard-labels job_name] [--job-identity-labels L,...]
+            [--ha-replica-label LABEL]
 
       remote-write  the Prometheus remote_write section: one entry per instance (shard I,
                     replica R) keeping the jobs whose hashmod of --shard-labels is I, and every
                     series without job_name. --url-template has {shard} and {replica}; default
                     the pods of 'deploy k8s': %s
       k8s           a StatefulSet and PodDisruptionBudget per shard, a headless Service (pod
-                    names, --peers-dns) and a Service for the UI and API.
+                    names, --peers-dns) and a Service for the UI and API. --shard-labels,
+                    --job-identity-labels and --ha-replica-label are set on every pod (the
+                    service's options of the same names; checked as it checks them).
 
       --replicas defaults to 2 (an HA pair per shard), --namespace to %s.
       """.formatted(KubernetesManifests.urlTemplate("NS"), DEFAULT_NAMESPACE);
@@ -49,7 +54,8 @@ public final class DeployCommand {
     String what = args.get(0);
     try {
       Map<String, String> flags = flags(args.subList(1, args.size()), what.equals("k8s")
-          ? List.of("--shards", "--replicas", "--namespace", "--image")
+          ? List.of("--shards", "--replicas", "--namespace", "--image", "--shard-labels",
+              "--job-identity-labels", "--ha-replica-label")
           : List.of("--shards", "--replicas", "--url-template", "--shard-labels", "--namespace"));
       if (!flags.containsKey("--shards")) {
         throw new IllegalArgumentException("--shards N is required");
@@ -64,7 +70,7 @@ public final class DeployCommand {
             ShardSpec.parseLabels(flags.getOrDefault("--shard-labels", ShardSpec.JOB_NAME)),
             SignalCatalog.defaults().keepRegex(), command));
         case "k8s" -> out.print(KubernetesManifests.yaml(shards, replicas, namespace,
-            flags.getOrDefault("--image", DEFAULT_IMAGE), command));
+            flags.getOrDefault("--image", DEFAULT_IMAGE), podSettings(flags, shards), command));
         default -> throw new IllegalArgumentException("unknown deploy target \"" + what
             + "\"; use remote-write or k8s");
       }
@@ -74,6 +80,32 @@ public final class DeployCommand {
       err.print(USAGE);
       return 2;
     }
+  }
+
+  /**
+   * The service options given to {@code deploy k8s} as the pods' environment, checked as the
+   * service checks them at start-up (a shard label that is not an identity label fails here, not
+   * in every pod).
+   */
+  private static Map<String, String> podSettings(Map<String, String> flags, int shards) {
+    Map<String, String> env = new LinkedHashMap<>();
+    for (String[] f : new String[][] {{"--shard-labels", "CPD_SHARD_LABELS"},
+        {"--job-identity-labels", "CPD_JOB_IDENTITY_LABELS"},
+        {"--ha-replica-label", "CPD_HA_REPLICA_LABEL"}}) {
+      if (flags.containsKey(f[0])) {
+        env.put(f[1], flags.get(f[0]).replace(" ", ""));
+      }
+    }
+    Map<String, String> check = new LinkedHashMap<>(env);
+    check.put("CPD_SHARD", (shards - 1) + "/" + shards);
+    try {
+      ServiceSettings.parse(List.of(), check);
+    } catch (SettingsException e) {
+      throw new IllegalArgumentException(e.getMessage().replace("CPD_SHARD_LABELS",
+          "--shard-labels").replace("CPD_JOB_IDENTITY_LABELS", "--job-identity-labels")
+          .replace("CPD_HA_REPLICA_LABEL", "--ha-replica-label"));
+    }
+    return env;
   }
 
   private static Map<String, String> flags(List<String> args, List<String> known) {

@@ -1,6 +1,7 @@
 package dev.checkpointdoctor.api.deploy;
 
 import dev.checkpointdoctor.api.shard.ShardSpec;
+import java.util.Map;
 
 /**
  * Kubernetes manifests for a sharded fleet: one StatefulSet per shard (its replicas are the HA
@@ -27,8 +28,12 @@ public final class KubernetesManifests {
         + "/api/v1/write";
   }
 
+  /**
+   * @param settings further service settings every pod gets, by environment variable (e.g.
+   *     {@code CPD_JOB_IDENTITY_LABELS}), already checked
+   */
   public static String yaml(int shards, int replicas, String namespace, String image,
-      String command) {
+      Map<String, String> settings, String command) {
     new ShardSpec(0, shards, java.util.List.of(ShardSpec.JOB_NAME));
     if (replicas < 1 || replicas > 10) {
       throw new IllegalArgumentException("--replicas must be between 1 and 10, got " + replicas);
@@ -44,7 +49,7 @@ public final class KubernetesManifests {
         .append(service(namespace, true))
         .append(service(namespace, false));
     for (int shard = 0; shard < shards; shard++) {
-      y.append(statefulSet(shard, shards, replicas, namespace, image))
+      y.append(statefulSet(shard, shards, replicas, namespace, image, settings))
           .append(disruptionBudget(shard, namespace));
     }
     return y.toString();
@@ -73,7 +78,10 @@ public final class KubernetesManifests {
   }
 
   private static String statefulSet(int shard, int shards, int replicas, String namespace,
-      String image) {
+      String image, Map<String, String> settings) {
+    StringBuilder more = new StringBuilder();
+    settings.forEach((name, value) -> more.append("            - {name: ").append(name)
+        .append(", value: \"").append(value).append("\"}\n"));
     String name = APP + "-" + shard;
     String labels = "{app: " + APP + ", shard: \"" + shard + "\"}";
     return "---\n"
@@ -119,6 +127,7 @@ public final class KubernetesManifests {
         + "            - {name: CPD_SHARD, value: \"" + shard + "/" + shards + "\"}\n"
         + "            - {name: CPD_PEERS_DNS, value: \"" + APP + ".$(POD_NAMESPACE).svc:" + PORT
         + "\"}\n"
+        + more
         + "            # This pod's own address: alert links and the merged lists point here.\n"
         + "            - {name: CPD_EXTERNAL_URL, value: \"http://$(POD_NAME)." + APP
         + ".$(POD_NAMESPACE).svc:" + PORT + "\"}\n"

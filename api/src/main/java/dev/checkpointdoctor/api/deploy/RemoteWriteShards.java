@@ -38,6 +38,11 @@ public final class RemoteWriteShards {
         .append(" jobs.\n")
         .append("# Both replicas of a shard get the same series. Regenerate this when the number")
         .append(" of shards changes.\n")
+        .append("# A Prometheus HA pair: give both replicas this section unchanged, keep their")
+        .append(" external labels, and run\n# the service with --ha-replica-label (e.g.")
+        .append(" prometheus_replica); each instance then learns from one\n# Prometheus")
+        .append(" replica per source. The replica label is never hashed: a job goes to one")
+        .append(" shard.\n")
         .append("# With --write-token-file on the service, add to each entry:\n")
         .append("#   authorization: {credentials_file: /etc/prometheus/checkpoint-doctor-token}\n")
         .append("remote_write:\n");

@@ -30,6 +30,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -106,17 +107,39 @@ class KubernetesManifestsTest {
 
   @Test
   void theCommittedShardedFleetHangsTogether(@TempDir Path tmp) throws Exception {
-    checkFleet(Files.readString(SHARDED), Files.readString(SHARDED_WRITE), 2, 2, tmp);
+    checkFleet(Files.readString(SHARDED), Files.readString(SHARDED_WRITE), 2, 2, tmp,
+        pod -> assertThat(pod.fleet().shard().labels()).containsExactly("job_name"));
   }
 
   @Test
   void aGeneratedFleetOfThreeShardsHangsTogether(@TempDir Path tmp) throws Exception {
     checkFleet(deploy("k8s", "--shards", "3", "--namespace", "obs"),
-        deploy("remote-write", "--shards", "3", "--namespace", "obs"), 3, 2, tmp);
+        deploy("remote-write", "--shards", "3", "--namespace", "obs"), 3, 2, tmp, pod -> { });
+  }
+
+  /** Several clusters behind HA Prometheus pairs: the pods get the labels that go with them. */
+  @Test
+  void aFleetOfSeveralClustersGetsItsLabelsOnEveryPod(@TempDir Path tmp) throws Exception {
+    String write = deploy("remote-write", "--shards", "2", "--shard-labels", "cluster,job_name");
+    assertThat(write).contains("source_labels: [cluster, job_name]");
+    checkFleet(deploy("k8s", "--shards", "2", "--shard-labels", "cluster,job_name",
+        "--job-identity-labels", "cluster", "--ha-replica-label", "prometheus_replica"), write,
+        2, 2, tmp, pod -> {
+          assertThat(pod.fleet().shard().labels()).containsExactly("cluster", "job_name");
+          assertThat(pod.delivery().jobIdentityLabels()).containsExactly("cluster");
+          assertThat(pod.delivery().haReplicaLabel()).isEqualTo("prometheus_replica");
+        });
+    // what the service would refuse at start-up is refused here, under the command's names
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertThat(DeployCommand.run(List.of("k8s", "--shards", "2", "--shard-labels",
+        "cluster,job_name"), new PrintStream(new ByteArrayOutputStream()),
+        new PrintStream(err, true, StandardCharsets.UTF_8))).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("--shard-labels hashes "
+        + "\"cluster\", which is not one of --job-identity-labels []");
   }
 
   private static void checkFleet(String manifests, String remoteWrite, int shards, int replicas,
-      Path tmp) throws Exception {
+      Path tmp, Consumer<ServiceSettings> eachPod) throws Exception {
     List<HasMetadata> objects = Manifests.read(manifests);
     List<Service> services = only(objects, Service.class);
     List<StatefulSet> sets = only(objects, StatefulSet.class);
@@ -155,6 +178,7 @@ class KubernetesManifestsTest {
       ServiceSettings settings = checkPod(set.getSpec().getTemplate(),
           set.getSpec().getVolumeClaimTemplates().get(0).getMetadata().getName(),
           headless, set.getMetadata().getName() + "-0", ns, tmp);
+      eachPod.accept(settings);
       String shard = settings.fleet().shard().label();
       assertThat(shard).isEqualTo(selector.get("shard") + "/" + shards);
       shardSettings.add(shard);
