@@ -154,6 +154,72 @@ class FleetApiTest {
     }
   }
 
+  /**
+   * Two clusters run a job of the same name; with {@code --job-identity-labels cluster} and the
+   * shard hashed from {@code cluster,job_name} they are two jobs, on the shards their keys'
+   * parts hash to; every instance lists both keys and answers for the other's key (URL-encoded
+   * as one path segment) by asking its peer.
+   */
+  @Test
+  void jobsKeyedByClusterAreListedAndRoutedByTheirKey(@TempDir Path dir) throws Exception {
+    String name = null;
+    for (int i = 0; name == null; i++) {
+      if (Hashmod.of(List.of("eu-1", "orders-" + i), 2) == 0
+          && Hashmod.of(List.of("us-1", "orders-" + i), 2) == 1) {
+        name = "orders-" + i;
+      }
+    }
+    int p0 = PrometheusServer.freePort();
+    int p1 = PrometheusServer.freePort();
+    String u0 = "http://127.0.0.1:" + p0;
+    String u1 = "http://127.0.0.1:" + p1;
+    String[] keyed = {"--job-identity-labels", "cluster", "--shard-labels", "cluster,job_name"};
+    try (CheckpointDoctor s0 = start(dir, "0", p0, "0/2", List.of(u0, u1), keyed);
+        CheckpointDoctor s1 = start(dir, "1", p1, "1/2", List.of(u0, u1), keyed)) {
+      for (int i = 0; i < 8; i++) {
+        for (CheckpointDoctor s : List.of(s0, s1)) {
+          // Both clusters' series reach both shards: each keeps its own cluster's job.
+          for (String cluster : new String[] {"eu-1", "us-1"}) {
+            HttpResponse<String> r = Http.post(TestService.url(s, "/api/v1/write"),
+                Bodies.checkpointScrape(name, t0 + i * 60_000L, i + 1,
+                    cluster.equals("eu-1") ? 1000 : 3000, Map.of("cluster", cluster)),
+                Http.remoteWriteHeaders());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
+          }
+        }
+      }
+      String eu = "eu-1/" + name;
+      String us = "us-1/" + name;
+      for (CheckpointDoctor s : List.of(s0, s1)) {
+        JsonObject answer = Await.until("both keys on " + TestService.url(s, ""), WAIT, () -> {
+          JsonObject o = get(s, "/api/v1/jobs");
+          return o.getJsonArray("jobs").size() == 2 ? o : null;
+        });
+        Map<String, JsonObject> jobs = byJob(answer.getJsonArray("jobs"));
+        assertThat(jobs.get(eu).getString("instance")).isEqualTo(u0);
+        assertThat(jobs.get(us).getString("instance")).isEqualTo(u1);
+        assertThat(jobs.get(us).getString("jobName")).isEqualTo(name);
+        assertThat(jobs.get(us).getJsonObject("labels").getMap())
+            .isEqualTo(Map.of("cluster", "us-1"));
+        for (String key : List.of(eu, us)) {
+          String path = "/api/v1/jobs/" + key.replace("/", "%2F");
+          JsonObject job = get(s, path);
+          assertThat(job.getString("job")).isEqualTo(key);
+          assertThat(job.getString("instance")).isEqualTo(key == eu ? u0 : u1);
+          assertThat(get(s, path + "/baselines").getJsonArray("baselines")).isNotEmpty();
+          boolean own = (s == s0) == (key == eu);
+          assertThat(Http.get(TestService.url(s, path + "?local=true")).statusCode())
+              .isEqualTo(own ? 200 : 404);
+        }
+      }
+      for (CheckpointDoctor s : List.of(s0, s1)) {
+        assertThat(Http.metric(Http.get(TestService.url(s, "/metrics")).body(),
+            "checkpoint_doctor_samples_dropped_total{reason=\"not_this_shard\"}"))
+            .as("the other cluster's series").isEqualTo(8 * 7);
+      }
+    }
+  }
+
   @Test
   void peersAskEachOtherWithTheApiCredentials(@TempDir Path dir) throws Exception {
     String a = jobOn(0, "orders-");

@@ -24,8 +24,10 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The sharded fleet end to end: a real Prometheus 2.42 scrapes several Flink jobs (and node
@@ -34,6 +36,14 @@ import org.junit.jupiter.api.io.TempDir;
  * a real Alertmanager 0.25 gets every instance's alerts. Each job lands on exactly the shard
  * Prometheus' hashmod picks (and on both its replicas), every instance lists every job, and
  * Alertmanager holds one alert per faulty job and cause although two replicas send it.
+ *
+ * <p>Twice: plainly (one Prometheus, jobs known by {@code job_name}), and as a cluster behind a
+ * Prometheus HA pair: two Prometheus servers with external labels {@code cluster} and {@code
+ * prometheus_replica} both write to all four instances, which run with {@code
+ * --job-identity-labels cluster --shard-labels cluster,job_name --ha-replica-label
+ * prometheus_replica}. The two notions of replica then stack: each instance learns from one
+ * Prometheus replica per source, both instances of a shard hold the job under its key ({@code
+ * eu-1/etl-3}), and the alerts carry {@code cluster} but neither replica label.
  */
 class ShardedFleetIT {
   static final int SHARDS = 2;
@@ -48,13 +58,60 @@ class ShardedFleetIT {
     AlertmanagerServer.requireBinary();
   }
 
-  /** Six jobs, three per shard by our hashmod; two of them (one per shard) turn faulty. */
-  static Map<String, Integer> jobs() {
+  /**
+   * How the fleet is run.
+   *
+   * @param cluster the Prometheus servers' {@code cluster} external label, null for none
+   * @param prometheusReplicas the {@code prometheus_replica} of each Prometheus server; one
+   *     null for a single server without it
+   */
+  record Setup(String name, String cluster, List<String> prometheusReplicas) {
+    List<String> shardLabels() {
+      return cluster == null ? List.of("job_name") : List.of("cluster", "job_name");
+    }
+
+    List<String> serviceArgs() {
+      List<String> args = new ArrayList<>();
+      if (cluster != null) {
+        args.addAll(List.of("--job-identity-labels", "cluster", "--shard-labels",
+            String.join(",", shardLabels())));
+      }
+      if (prometheusReplicas.get(0) != null) {
+        args.addAll(List.of("--ha-replica-label", "prometheus_replica"));
+      }
+      return args;
+    }
+
+    /** The job's key in the service: job_name, or cluster/job_name. */
+    String key(String jobName) {
+      return cluster == null ? jobName : cluster + "/" + jobName;
+    }
+
+    /** The shard Prometheus' hashmod of the shard labels picks for a job. */
+    int shardOf(String jobName) {
+      return (int) Hashmod.of(cluster == null ? List.of(jobName) : List.of(cluster, jobName),
+          SHARDS);
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<Setup> setups() {
+    return Stream.of(new Setup("one Prometheus, jobs by job_name", null,
+            java.util.Collections.singletonList(null)),
+        new Setup("a cluster behind a Prometheus HA pair", "eu-1", List.of("a", "b")));
+  }
+
+  /** Six jobs (by job_name), three per shard by our hashmod; two (one per shard) turn faulty. */
+  static Map<String, Integer> jobs(Setup setup) {
     Map<String, Integer> jobs = new LinkedHashMap<>();
     int[] perShard = new int[SHARDS];
     for (int i = 0; jobs.size() < 6; i++) {
       String name = "etl-" + i;
-      int shard = (int) Hashmod.of(name, SHARDS);
+      int shard = setup.shardOf(name);
       if (perShard[shard] < 3) {
         perShard[shard]++;
         jobs.put(name, shard);
@@ -63,16 +120,21 @@ class ShardedFleetIT {
     return jobs;
   }
 
-  @Test
-  void eachJobOnItsShardEveryJobOnEveryInstanceOneAlertPerJobAndCause(@TempDir Path tmp)
-      throws Exception {
-    Map<String, Integer> jobs = jobs();
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("setups")
+  void eachJobOnItsShardEveryJobOnEveryInstanceOneAlertPerJobAndCause(Setup setup,
+      @TempDir Path tmp) throws Exception {
+    Map<String, Integer> jobs = jobs(setup);
+    Map<String, Integer> keys = new LinkedHashMap<>();
+    jobs.forEach((name, shard) -> keys.put(setup.key(name), shard));
     Set<String> faulty = new TreeSet<>();
     for (int shard = 0; shard < SHARDS; shard++) {
       int s = shard;
       faulty.add(jobs.entrySet().stream().filter(e -> e.getValue() == s).findFirst()
           .orElseThrow().getKey());
     }
+    Set<String> faultyKeys = faulty.stream().map(setup::key)
+        .collect(Collectors.toCollection(TreeSet::new));
     int[][] ports = new int[SHARDS][REPLICAS];
     List<String> urls = new ArrayList<>();
     for (int s = 0; s < SHARDS; s++) {
@@ -93,7 +155,11 @@ class ShardedFleetIT {
             List<String> args = new ArrayList<>(List.of("--port", Integer.toString(ports[s][r]),
                 "--shard", s + "/" + SHARDS, "--min-observations", "5",
                 "--alertmanager-url", am.url(), "--alert-resend-interval", "2s",
-                "--peer-timeout", "2s"));
+                "--peer-timeout", "2s",
+                // There are no TaskManager series to say where jobs run: the spare host's node
+                // samples are decided (unjoined) once their own series is this far past them.
+                "--max-delivery-lag", "5s"));
+            args.addAll(setup.serviceArgs());
             for (String u : urls) {
               args.addAll(List.of("--peer", u));
             }
@@ -105,31 +171,44 @@ class ShardedFleetIT {
         }
         // The relabelling exactly as 'deploy remote-write' prints it; each entry to its pod.
         String remoteWrite = RemoteWriteShards.yaml(SHARDS, REPLICAS,
-            "http://127.0.0.1:PORT-{shard}-{replica}/api/v1/write", List.of("job_name"),
+            "http://127.0.0.1:PORT-{shard}-{replica}/api/v1/write", setup.shardLabels(),
             SignalCatalog.defaults().keepRegex(), "test");
         for (int s = 0; s < SHARDS; s++) {
           for (int r = 0; r < REPLICAS; r++) {
             remoteWrite = remoteWrite.replace("PORT-" + s + "-" + r, Integer.toString(ports[s][r]));
           }
         }
-        String config = """
-            global:
-              scrape_interval: 1s
-              scrape_timeout: 1s
-            scrape_configs:
-              - job_name: flink
-                static_configs:
-                  - targets: ['127.0.0.1:%d']
-            """.formatted(flink.port()) + remoteWrite;
-        try (PrometheusServer prometheus = PrometheusServer.start(tmp.resolve("prom"), config)) {
+        List<PrometheusServer> prometheus = new ArrayList<>();
+        try {
+          for (String replica : setup.prometheusReplicas()) {
+            List<String> external = new ArrayList<>();
+            if (setup.cluster() != null) {
+              external.add("cluster: " + setup.cluster());
+            }
+            if (replica != null) {
+              external.add("prometheus_replica: " + replica);
+            }
+            String config = """
+                global:
+                  scrape_interval: 1s
+                  scrape_timeout: 1s
+                  external_labels: {%s}
+                scrape_configs:
+                  - job_name: flink
+                    static_configs:
+                      - targets: ['127.0.0.1:%d']
+                """.formatted(String.join(", ", external), flink.port()) + remoteWrite;
+            prometheus.add(PrometheusServer.start(tmp.resolve("prom-" + prometheus.size()),
+                config));
+          }
           // Alertmanager: one alert per faulty job (and its cause), none for the healthy ones.
           JsonArray alerts = Await.until("an alert for each faulty job in Alertmanager", WAIT,
               () -> {
                 JsonArray a = new JsonArray(Http.get(am.url()
                     + "/api/v2/alerts?filter=alertname%3D%22FlinkCheckpointAnomaly%22").body());
-                Set<String> alerted = a.stream().map(o -> ((JsonObject) o)
-                    .getJsonObject("labels").getString("job_name")).collect(Collectors.toSet());
-                return alerted.containsAll(faulty) ? a : null;
+                Set<String> alerted = a.stream().map(o -> setup.key(((JsonObject) o)
+                    .getJsonObject("labels").getString("job_name"))).collect(Collectors.toSet());
+                return alerted.containsAll(faultyKeys) ? a : null;
               });
           // Both replicas of each faulty job's shard have sent its alert by now.
           for (CheckpointDoctor c : instances) {
@@ -143,15 +222,22 @@ class ShardedFleetIT {
           Map<String, Integer> perJobAndCause = new HashMap<>();
           for (Object o : alerts) {
             JsonObject labels = ((JsonObject) o).getJsonObject("labels");
-            assertThat(labels.getMap()).containsOnlyKeys("alertname", "job_name", "cause",
-                "severity", "signal");
-            perJobAndCause.merge(labels.getString("job_name") + "/" + labels.getString("cause"),
-                1, Integer::sum);
-            assertThat(faulty).contains(labels.getString("job_name"));
+            // No instance or replica label (of either kind): the pair's alerts are identical.
+            if (setup.cluster() == null) {
+              assertThat(labels.getMap()).containsOnlyKeys("alertname", "job_name", "cause",
+                  "severity", "signal");
+            } else {
+              assertThat(labels.getMap()).containsOnlyKeys("alertname", "job_name", "cluster",
+                  "cause", "severity", "signal");
+              assertThat(labels.getString("cluster")).isEqualTo(setup.cluster());
+            }
+            String key = setup.key(labels.getString("job_name"));
+            perJobAndCause.merge(key + " " + labels.getString("cause"), 1, Integer::sum);
+            assertThat(faultyKeys).contains(key);
           }
           assertThat(perJobAndCause.values()).as(perJobAndCause.toString()).allMatch(n -> n == 1);
-          for (String job : faulty) {
-            assertThat(perJobAndCause.keySet()).as(job).filteredOn(k -> k.startsWith(job + "/"))
+          for (String key : faultyKeys) {
+            assertThat(perJobAndCause.keySet()).as(key).filteredOn(k -> k.startsWith(key + " "))
                 .hasSize(1);
           }
 
@@ -165,25 +251,32 @@ class ShardedFleetIT {
                       .body());
                   return o.getJsonArray("jobs").size() == 3 ? o : null;
                 });
-            Set<String> expected = jobs.entrySet().stream().filter(e -> e.getValue() == shard)
+            Set<String> expected = keys.entrySet().stream().filter(e -> e.getValue() == shard)
                 .map(Map.Entry::getKey).collect(Collectors.toSet());
             assertThat(names(own.getJsonArray("jobs"))).isEqualTo(expected);
-            String metrics = Http.get(self + "/metrics").body();
+            // Node series carry no job_name: every shard gets them; none joins, no alarm.
+            String metrics = Await.until("the spare host's node samples counted on " + self,
+                WAIT, () -> {
+                  String m = Http.get(self + "/metrics").body();
+                  return Http.metric(m, "checkpoint_doctor_samples_without_signal_total"
+                      + "{reason=\"other_shard\"}") > 0 ? m : null;
+                });
             assertThat(Http.metric(metrics,
                 "checkpoint_doctor_samples_dropped_total{reason=\"not_this_shard\"}"))
                 .as("Prometheus sent no other shard's job here").isZero();
-            // Node series carry no job_name: every shard gets them; none joins, no alarm.
-            assertThat(Http.metric(metrics,
-                "checkpoint_doctor_samples_without_signal_total{reason=\"other_shard\"}"))
-                .isGreaterThan(0);
             assertThat(metrics).doesNotContain("reason=\"unjoined\"");
+            if (setup.prometheusReplicas().size() > 1) {
+              // Both Prometheus replicas reach every instance; each learns from one of them.
+              assertThat(Http.metric(metrics, "checkpoint_doctor_detector_samples_dropped_total"
+                  + "{reason=\"ha_replica_standby\"}")).isGreaterThan(0);
+            }
 
             // The merged list: every job, each from an instance of its shard, both replicas.
             JsonObject merged = new JsonObject(Http.get(self + "/api/v1/jobs").body());
-            assertThat(names(merged.getJsonArray("jobs"))).isEqualTo(jobs.keySet());
+            assertThat(names(merged.getJsonArray("jobs"))).isEqualTo(keys.keySet());
             for (Object o : merged.getJsonArray("jobs")) {
               JsonObject j = (JsonObject) o;
-              int s = jobs.get(j.getString("job"));
+              int s = keys.get(j.getString("job"));
               assertThat(j.getString("shard")).isEqualTo(s + "/" + SHARDS);
               assertThat(j.getJsonArray("replicas").getList()).containsExactlyInAnyOrder(
                   urls.get(s * REPLICAS), urls.get(s * REPLICAS + 1));
@@ -196,12 +289,16 @@ class ShardedFleetIT {
             JsonArray anomalies = new JsonObject(Http.get(self
                 + "/api/v1/anomalies?state=open").body()).getJsonArray("anomalies");
             assertThat(anomalies.stream().map(a -> ((JsonObject) a).getString("job"))
-                .collect(Collectors.toSet())).containsAll(faulty);
+                .collect(Collectors.toSet())).containsAll(faultyKeys);
             assertThat(anomalies.stream().map(a -> {
               JsonObject an = (JsonObject) a;
               return an.getString("job") + an.getString("signal") + an.getString("scope")
                   + an.getString("startedAt");
             }).toList()).doesNotHaveDuplicates();
+          }
+        } finally {
+          for (PrometheusServer p : prometheus) {
+            p.close();
           }
         }
       } finally {
