@@ -5,15 +5,18 @@ import dev.checkpointdoctor.api.fleet.FleetSettings;
 import dev.checkpointdoctor.api.fleet.FleetView;
 import dev.checkpointdoctor.api.fleet.PeerClient;
 import dev.checkpointdoctor.api.fleet.PeerDirectory;
-import dev.checkpointdoctor.api.shard.ShardSpec;
+import dev.checkpointdoctor.api.flinkrest.FlinkFactsStore;
+import dev.checkpointdoctor.api.flinkrest.FlinkRestPoller;
 import dev.checkpointdoctor.api.history.InfluxHistory;
 import dev.checkpointdoctor.api.http.HttpService;
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.api.series.SeriesFeed;
 import dev.checkpointdoctor.api.series.SeriesStore;
+import dev.checkpointdoctor.api.shard.ShardSpec;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.cause.CauseRanker;
+import dev.checkpointdoctor.detector.facts.MountTable;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.pipeline.Detector;
@@ -47,11 +50,12 @@ public final class CheckpointDoctor implements AutoCloseable {
   private final long snapshotTimer;
   private final AlertNotifier alerts;
   private final InfluxHistory history;
+  private final FlinkRestPoller poller;
   private volatile boolean stopped;
 
   private CheckpointDoctor(ServiceSettings settings, SnapshotStore snapshots, Detector detector,
       DetectorWorker worker, SeriesFeed seriesFeed, Vertx vertx, Listeners server,
-      long snapshotTimer, AlertNotifier alerts, InfluxHistory history) {
+      long snapshotTimer, AlertNotifier alerts, InfluxHistory history, FlinkRestPoller poller) {
     this.settings = settings;
     this.snapshots = snapshots;
     this.detector = detector;
@@ -62,25 +66,31 @@ public final class CheckpointDoctor implements AutoCloseable {
     this.snapshotTimer = snapshotTimer;
     this.alerts = alerts;
     this.history = history;
+    this.poller = poller;
   }
 
   public static CheckpointDoctor start(ServiceSettings settings, Clock clock) throws Exception {
     SnapshotStore snapshots = new SnapshotStore(settings.dataDir(), clock);
     SnapshotStore.Loaded loaded = snapshots.load();
     SignalCatalog catalog = SignalCatalog.defaults();
+    // Flink REST facts (empty unless --flink-rest-url) and node_exporter's mounts reach the
+    // cause ranker at diagnosis time
+    FlinkFactsStore facts = new FlinkFactsStore();
+    MountTable mounts = new MountTable();
     Detector detector;
     try {
       detector = new Detector(catalog, settings.detector(), settings.delivery(),
-          new CauseRanker(settings.detector()), loaded.state());
+          new CauseRanker(settings.detector(), facts, mounts), loaded.state());
     } catch (RuntimeException e) {
       logger.log(Level.WARNING, "snapshot could not be restored (" + e.getMessage()
           + "); starting empty");
       detector = new Detector(catalog, settings.detector(), settings.delivery(),
-          new CauseRanker(settings.detector()));
+          new CauseRanker(settings.detector(), facts, mounts));
       loaded = new SnapshotStore.Loaded(null, "snapshot not restorable (" + e.getMessage()
           + "), starting empty");
     }
     detector.limitSeries(settings.limits().maxSeries(), settings.limits().maxSeriesPerJob());
+    detector.recordMountsIn(mounts);
     SeriesStore series = new SeriesStore();
     SeriesFeed seriesFeed = new SeriesFeed(series);
     detector.addListener(seriesFeed);
@@ -136,7 +146,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     try {
       server = Listeners.listen(vertx, Listener.options(settings),
           HttpService.router(vertx, detector, worker, metrics, limits, catalog, series,
-              snapshots::problem, Listener.policy(settings, clock), fleet),
+              snapshots::problem, Listener.policy(settings, clock), fleet, facts),
           Listeners.defaultCount());
     } catch (Exception e) {
       worker.close();
@@ -173,6 +183,15 @@ public final class CheckpointDoctor implements AutoCloseable {
           + PromDuration.format(settings.alerting().resendInterval()) + "; links under "
           + external);
     }
+    FlinkRestPoller poller = null;
+    if (settings.flinkRest().enabled()) {
+      metrics.bindFlinkRest(facts::size);
+      poller = new FlinkRestPoller(vertx, settings.flinkRest(), facts, metrics, clock,
+          settings.fleet().shard()::mayHoldJobName);
+      poller.start();
+      logger.info("reading Flink REST " + settings.flinkRest().endpoints() + " every "
+          + PromDuration.format(settings.flinkRest().interval()));
+    }
     long timer = vertx.setPeriodic(settings.snapshotInterval().toMillis(),
         id -> vertx.executeBlocking(() -> snapshotLogged(snapshots, d), false));
     String base = scheme + "://" + settings.host() + ":" + server.port();
@@ -183,7 +202,7 @@ public final class CheckpointDoctor implements AutoCloseable {
         + "; baselines ready after " + settings.detector().minObservations()
         + " observations (--min-observations)");
     return new CheckpointDoctor(settings, snapshots, detector, worker, seriesFeed, vertx, server,
-        timer, alerts, history);
+        timer, alerts, history, poller);
   }
 
   /** How often the --peers-dns name is resolved again (pods come and go). */
@@ -263,6 +282,9 @@ public final class CheckpointDoctor implements AutoCloseable {
     }
     stopped = true;
     vertx.cancelTimer(snapshotTimer);
+    if (poller != null) {
+      poller.close();
+    }
     server.close();
     worker.close();
     seriesFeed.close();

@@ -1,5 +1,7 @@
 package dev.checkpointdoctor.api.http;
 
+import dev.checkpointdoctor.detector.facts.JobFacts;
+import dev.checkpointdoctor.detector.facts.JobFactsSource;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.JobSummary;
@@ -29,11 +31,13 @@ final class ApiRoutes {
   private final Vertx vertx;
   private final Detector detector;
   private final FleetView fleet;
+  private final JobFactsSource facts;
 
-  ApiRoutes(Vertx vertx, Detector detector, FleetView fleet) {
+  ApiRoutes(Vertx vertx, Detector detector, FleetView fleet, JobFactsSource facts) {
     this.vertx = vertx;
     this.detector = detector;
     this.fleet = fleet;
+    this.facts = facts;
   }
 
   static final String LOCAL = "local";
@@ -101,7 +105,10 @@ final class ApiRoutes {
       }
       JsonObject body = JsonViews.job(job.get(), detector.jobIdentity())
           .put("instance", self.url()).put("shard", self.shard());
-      body.put("diagnosis", detector.diagnosis(name).map(JsonViews::diagnosis).orElse(null));
+      JobFacts known = facts.facts(name);
+      body.put("diagnosis", detector.diagnosis(name).map(JsonViews::diagnosis)
+          .map(d -> FlinkRestViews.timeout(d, known, detector.settings())).orElse(null));
+      body.put("flinkRest", FlinkRestViews.facts(known));
       body.put("baselines", baselines(detector.baselines(name)));
       return new Reply(200, body);
     });

@@ -151,6 +151,15 @@ public record ShardSpec(int index, int count, List<String> labels) {
     return OptionalInt.of(shardOf(values));
   }
 
+  /**
+   * Whether a job of this {@code job_name} may belong to this shard, for sources that know a
+   * job only by its name (Flink's REST API): false only when the shard is hashed from {@code
+   * job_name} alone and the name hashes to another shard.
+   */
+  public boolean mayHoldJobName(String jobName) {
+    return count == 1 || !labels.equals(List.of(JOB_NAME)) || shardOf(List.of(jobName)) == index;
+  }
+
   /** {@code I/N}. */
   public String label() {
     return index + "/" + count;

@@ -73,6 +73,23 @@ class ShardSpecTest {
   }
 
   @Test
+  void aJobKnownOnlyByItsNameMayBelongHereUnlessItsNameAloneSaysOtherwise() {
+    ShardSpec byName = ShardSpec.parse("1/3", List.of("job_name"));
+    assertThat(byName.mayHoldJobName("orders")).isEqualTo(Hashmod.of("orders", 3) == 1);
+    int here = 0;
+    for (int i = 0; i < 300; i++) {
+      here += byName.mayHoldJobName("job-" + i) ? 1 : 0;
+    }
+    assertThat(here).isBetween(60, 140);
+    // hashed with the cluster too: the name alone cannot rule a job out
+    ShardSpec both = ShardSpec.parse("1/3", List.of("cluster", "job_name"));
+    for (int i = 0; i < 30; i++) {
+      assertThat(both.mayHoldJobName("job-" + i)).isTrue();
+    }
+    assertThat(ShardSpec.unsharded().mayHoldJobName("orders")).isTrue();
+  }
+
+  @Test
   void aJobKeyWithIdentityLabelsGivesItsShardFromItsParts() {
     JobIdentity byCluster = new JobIdentity(List.of("cluster"));
     Labels series = Labels.of("job_name", "orders", "cluster", "eu/1");
