@@ -52,6 +52,13 @@ public final class Detector {
   private volatile int jobGauge;
   private volatile long unjoinedCounter;
   private volatile long lateFrameCounter;
+  private volatile int broadcastSeriesGauge;
+  // As a shard of a ShardedDetector: whether this shard counts the stats of broadcast series (one
+  // shard does, so each of their samples is counted once), how many broadcast series it tracks,
+  // and how many of their samples its extractor found no job for (voted, not counted, here).
+  private final boolean countsBroadcast;
+  private int broadcastSeries;
+  private long broadcastUnjoined;
 
   private final List<DetectorListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -60,10 +67,17 @@ public final class Detector {
   }
 
   public Detector(SignalCatalog catalog, DetectorSettings settings, Diagnoser diagnoser) {
+    this(catalog, settings, diagnoser, new java.util.concurrent.atomic.AtomicLong(1), true);
+  }
+
+  /** One shard of a {@link ShardedDetector}: anomaly ids come from the shards' common counter. */
+  Detector(SignalCatalog catalog, DetectorSettings settings, Diagnoser diagnoser,
+      java.util.concurrent.atomic.AtomicLong anomalyIds, boolean countsBroadcast) {
     this.catalog = catalog;
     this.settings = settings;
     this.extractor = new SignalExtractor(catalog, settings);
-    this.book = new SignalBook(settings, diagnoser, listeners);
+    this.book = new SignalBook(settings, diagnoser, listeners, anomalyIds);
+    this.countsBroadcast = countsBroadcast;
   }
 
   /** Restores baselines and anomalies from a snapshot taken by {@link #snapshot()}. */
@@ -74,8 +88,13 @@ public final class Detector {
   public Detector(SignalCatalog catalog, DetectorSettings settings, Diagnoser diagnoser,
       DetectorState restored) {
     this(catalog, settings, diagnoser);
+    restore(restored);
+  }
+
+  /** Takes over a snapshot's state; only on a detector that has seen no sample yet. */
+  synchronized void restore(DetectorState restored) {
     book.restore(restored);
-    eventTimeMs = restored.eventTimeMs();
+    eventTimeMs = Math.max(eventTimeMs, restored.eventTimeMs());
     publishGauges();
   }
 
@@ -89,6 +108,11 @@ public final class Detector {
    */
   public synchronized void limitSeries(int maxTotal, int maxPerJob) {
     budget = new SeriesBudget(maxTotal, maxPerJob);
+  }
+
+  /** Uses a budget shared with other shards (call before the first sample). */
+  synchronized void useBudget(SeriesBudget shared) {
+    budget = shared;
   }
 
   public DetectorStats stats() {
@@ -106,55 +130,115 @@ public final class Detector {
   /** As {@link #accept(Labels, long[], double[])} for the samples {@code [from, to)}. */
   public synchronized void accept(Labels labels, long[] timestamps, double[] values, int from,
       int to) {
+    accept(labels, timestamps, values, from, to, null);
+  }
+
+  /**
+   * As {@link #accept(Labels, long[], double[], int, int)} for a series that every shard of a
+   * {@link ShardedDetector} receives (node, TaskManager and container series: each shard joins
+   * them to its own jobs). Its samples are counted in the stats of one shard only, and a sample
+   * this shard joins to none of its jobs is a vote in {@code unjoined}, which counts it once when
+   * every shard voted.
+   *
+   * @param unjoined votes of the request the samples belong to, indexed like {@code timestamps}
+   */
+  public synchronized void acceptBroadcast(Labels labels, long[] timestamps, double[] values,
+      int from, int to, UnjoinedVotes unjoined) {
+    accept(labels, timestamps, values, from, to, java.util.Objects.requireNonNull(unjoined));
+  }
+
+  private void accept(Labels labels, long[] timestamps, double[] values, int from, int to,
+      UnjoinedVotes unjoined) {
+    boolean broadcast = unjoined != null;
     SeriesCursor cursor = series.get(labels);
     if (cursor == null) {
+      boolean counts = !broadcast || countsBroadcast;
       MetricRule rule = catalog.ruleFor(labels.metricName());
       if (rule == null) {
-        stats.unusedMetric.addAndGet(to - from);
+        if (counts) {
+          stats.unusedMetric.addAndGet(to - from);
+        }
         return;
       }
-      if (!budget.tryAdd(labels)) {
-        stats.cardinalityLimit.addAndGet(timestamps.length);
+      if (!budget.tryAdd(labels, broadcast)) {
+        if (counts) {
+          stats.cardinalityLimit.addAndGet(to - from);
+        }
         return;
       }
       // the detector keeps a label set for as long as the series lives: share its strings
       cursor = new SeriesCursor(rule, labels.interned());
       series.put(cursor.labels, cursor);
+      if (broadcast) {
+        broadcastSeries++;
+      }
     }
+    DetectorStats counted = broadcast && !countsBroadcast ? null : stats;
     labels = cursor.labels; // the extractor keys its state by the same, long-lived instance
     current = cursor;
     for (int i = from; i < to; i++) {
       long ts = timestamps[i];
       if (ts < cursor.lastTimestampMs) {
-        stats.outOfOrder.incrementAndGet();
+        if (counted != null) {
+          counted.outOfOrder.incrementAndGet();
+        }
         continue;
       }
       if (ts == cursor.lastTimestampMs) {
-        stats.duplicate.incrementAndGet();
+        if (counted != null) {
+          counted.duplicate.incrementAndGet();
+        }
         continue;
       }
       cursor.lastTimestampMs = ts;
       eventTimeMs = Math.max(eventTimeMs, ts);
       if (Double.doubleToRawLongBits(values[i]) == STALE_NAN_BITS) {
-        stats.staleMarkers.incrementAndGet();
+        if (counted != null) {
+          counted.staleMarkers.incrementAndGet();
+        }
         extractor.onSeriesEnd(cursor.rule, labels, ts, observer);
         cursor.extracted = null; // the extractor forgot the series; a new sample starts afresh
         continue;
       }
-      stats.processed.incrementAndGet();
+      if (counted != null) {
+        counted.processed.incrementAndGet();
+      }
       if (cursor.extracted == null) {
         cursor.extracted = extractor.track(cursor.rule, labels);
       }
-      extractor.onSample(cursor.extracted, ts, values[i], observer);
+      if (broadcast) {
+        long before = unjoinedSoFar();
+        extractor.onSample(cursor.extracted, ts, values[i], observer);
+        if (unjoinedSoFar() != before) {
+          broadcastUnjoined++;
+          unjoined.vote(i);
+        }
+      } else {
+        extractor.onSample(cursor.extracted, ts, values[i], observer);
+      }
     }
     current = null;
   }
 
+  private long unjoinedSoFar() {
+    return extractor.unjoinedSamples() + extractor.unjoinedContainerSamples();
+  }
+
   /** Marks the end of one request: signals waiting for the rest of their scrape are finalised. */
   public synchronized void endBatch() {
-    if (eventTimeMs != Long.MIN_VALUE) {
-      extractor.flush(eventTimeMs, observer);
-      book.diagnose(eventTimeMs);
+    endBatch(Long.MIN_VALUE);
+  }
+
+  /**
+   * As {@link #endBatch()}, with the event time raised to at least {@code eventTimeMs}: a shard
+   * of a {@link ShardedDetector} ends its batch at the time all shards' samples reached, as one
+   * detector that saw them all would.
+   */
+  public synchronized void endBatch(long eventTimeMs) {
+    this.eventTimeMs = Math.max(this.eventTimeMs, eventTimeMs);
+    if (this.eventTimeMs != Long.MIN_VALUE) {
+      extractor.flush(this.eventTimeMs, observer);
+      book.diagnose(this.eventTimeMs);
     }
     publishGauges();
   }
@@ -164,13 +248,15 @@ public final class Detector {
     baselineGauge = book.size();
     openAnomalyGauge = book.openAnomalyCount();
     jobGauge = book.jobCount();
-    unjoinedCounter = extractor.unjoinedSamples() + extractor.unjoinedContainerSamples();
+    unjoinedCounter = unjoinedSoFar() - broadcastUnjoined;
     lateFrameCounter = extractor.lateSamples();
+    broadcastSeriesGauge = broadcastSeries;
   }
 
   /**
    * Node and container samples no job's TaskManagers could be joined to (processed, kept for
-   * rates, but no signal), as of the last completed batch.
+   * rates, but no signal), as of the last completed batch; as a shard, those of broadcast series
+   * are not in here but in their {@link UnjoinedVotes}.
    */
   public long unjoinedSamples() {
     return unjoinedCounter;
@@ -209,6 +295,11 @@ public final class Detector {
   /** Series with state, as of the last completed batch (never waits for the lock). */
   public int trackedSeries() {
     return trackedSeriesGauge;
+  }
+
+  /** Of {@link #trackedSeries()}, those fed by {@link #acceptBroadcast}. */
+  int broadcastSeries() {
+    return broadcastSeriesGauge;
   }
 
   /** Baselines, as of the last completed batch (never waits for the lock). */

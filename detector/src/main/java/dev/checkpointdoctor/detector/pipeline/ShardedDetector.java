@@ -1,0 +1,253 @@
+package dev.checkpointdoctor.detector.pipeline;
+
+import dev.checkpointdoctor.detector.catalog.SignalCatalog;
+import dev.checkpointdoctor.detector.model.Anomaly;
+import dev.checkpointdoctor.detector.model.BaselineSummary;
+import dev.checkpointdoctor.detector.model.DetectorSettings;
+import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.JobSummary;
+import dev.checkpointdoctor.detector.model.Labels;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Several {@link Detector}s, one per thread, with the jobs spread over them by {@link
+ * ShardRouter}, read as one. Each shard is a whole detector for its jobs; node, TaskManager and
+ * container series go to every shard, which joins them to its own jobs. What must be unique or
+ * counted once is shared: anomaly ids, the series budget, the unjoined count.
+ *
+ * <p>The service feeds each shard from a thread of its own ({@link #shard}, {@link
+ * Detector#acceptBroadcast}, {@link Detector#endBatch(long)}); {@link #accept} and {@link
+ * #endBatch()} feed all shards from the caller's thread, as a replay does. Reads take each
+ * shard's lock in turn: a job's state is consistent, as it lives in one shard.
+ */
+public final class ShardedDetector {
+  private final DetectorSettings settings;
+  private final Detector[] shards;
+  private final ShardRouter router;
+  private final AtomicLong anomalyIds = new AtomicLong(1);
+  private final AtomicLong unjoinedBroadcast = new AtomicLong();
+  private final DetectorStats stats;
+
+  /**
+   * @param diagnosers one diagnoser per shard (diagnosers keep per-job caches, so no two
+   *     threads may share one)
+   */
+  public ShardedDetector(SignalCatalog catalog, DetectorSettings settings,
+      Supplier<Diagnoser> diagnosers, int shardCount) {
+    this.settings = settings;
+    this.router = new ShardRouter(shardCount);
+    this.shards = new Detector[shardCount];
+    List<DetectorStats> parts = new ArrayList<>();
+    for (int i = 0; i < shardCount; i++) {
+      shards[i] = new Detector(catalog, settings, diagnosers.get(), anomalyIds, i == 0);
+      parts.add(shards[i].stats());
+    }
+    this.stats = DetectorStats.sumOf(parts);
+  }
+
+  /** Restores a snapshot taken by {@link #snapshot()} or {@link Detector#snapshot()}, of any
+   * number of shards: each job goes to the shard its key routes to now. */
+  public ShardedDetector(SignalCatalog catalog, DetectorSettings settings,
+      Supplier<Diagnoser> diagnosers, int shardCount, DetectorState restored) {
+    this(catalog, settings, diagnosers, shardCount);
+    List<DetectorState> parts = ShardedState.split(restored, router);
+    for (int i = 0; i < shards.length; i++) {
+      shards[i].restore(parts.get(i));
+    }
+  }
+
+  public DetectorSettings settings() {
+    return settings;
+  }
+
+  public int shardCount() {
+    return shards.length;
+  }
+
+  public Detector shard(int i) {
+    return shards[i];
+  }
+
+  public ShardRouter router() {
+    return router;
+  }
+
+  /** Caps the series tracked, in total over all shards and per job (call before any sample). */
+  public void limitSeries(int maxTotal, int maxPerJob) {
+    SeriesBudget budget = new SeriesBudget(maxTotal, maxPerJob);
+    for (Detector d : shards) {
+      d.useBudget(budget);
+    }
+  }
+
+  /** Adds a listener to every shard: it is called from every shard's thread. */
+  public void addListener(DetectorListener listener) {
+    for (Detector d : shards) {
+      d.addListener(listener);
+    }
+  }
+
+  /**
+   * Votes for the broadcast samples {@code [base, base + size)} of one request (see {@link
+   * Detector#acceptBroadcast}).
+   */
+  public UnjoinedVotes votes(int base, int size) {
+    return new UnjoinedVotes(shards.length, base, size, unjoinedBroadcast);
+  }
+
+  // ------------------------------------------------------------ feeding from one thread
+
+  /** Routes one series' samples to its shard, or to every shard; see {@link Detector#accept}. */
+  public void accept(Labels labels, long[] timestamps, double[] values) {
+    accept(labels, timestamps, values, 0, timestamps.length);
+  }
+
+  public void accept(Labels labels, long[] timestamps, double[] values, int from, int to) {
+    int route = router.route(labels);
+    if (route != ShardRouter.BROADCAST) {
+      shards[route].accept(labels, timestamps, values, from, to);
+      return;
+    }
+    UnjoinedVotes votes = votes(from, to - from);
+    for (Detector d : shards) {
+      d.acceptBroadcast(labels, timestamps, values, from, to, votes);
+    }
+  }
+
+  /** Ends the batch on every shard at the event time all of them reached. */
+  public void endBatch() {
+    long t = eventTimeMs();
+    for (Detector d : shards) {
+      d.endBatch(t);
+    }
+  }
+
+  // ------------------------------------------------------------ reads
+
+  public DetectorStats stats() {
+    return stats;
+  }
+
+  public long eventTimeMs() {
+    long t = Long.MIN_VALUE;
+    for (Detector d : shards) {
+      t = Math.max(t, d.eventTimeMs());
+    }
+    return t;
+  }
+
+  private Detector of(String job) {
+    return shards[router.shardOf(job)];
+  }
+
+  public Optional<Diagnosis> diagnosis(String job) {
+    return of(job).diagnosis(job);
+  }
+
+  public Optional<JobSummary> job(String job) {
+    return of(job).job(job);
+  }
+
+  public List<BaselineSummary> baselines(String job) {
+    return of(job).baselines(job);
+  }
+
+  /** Every job, by name. */
+  public List<JobSummary> jobs() {
+    if (shards.length == 1) {
+      return shards[0].jobs();
+    }
+    List<JobSummary> out = new ArrayList<>();
+    for (Detector d : shards) {
+      out.addAll(d.jobs());
+    }
+    out.sort(Comparator.comparing(JobSummary::job));
+    return out;
+  }
+
+  /**
+   * Anomalies newest first, as {@link Detector#anomalies}; of the resolved ones the {@link
+   * SignalBook#RESOLVED_KEPT} that ended last, as one detector keeps them.
+   */
+  public List<Anomaly> anomalies(String job, Boolean open, long sinceMs) {
+    if (job != null) {
+      return of(job).anomalies(job, open, sinceMs);
+    }
+    if (shards.length == 1) {
+      return shards[0].anomalies(null, open, sinceMs);
+    }
+    List<Anomaly> all = new ArrayList<>();
+    for (Detector d : shards) {
+      all.addAll(d.anomalies(null, open, sinceMs));
+    }
+    List<Anomaly> out = ShardedState.keepResolved(all);
+    out.sort(Comparator.comparingLong(Anomaly::startedAtMs).reversed()
+        .thenComparing(Comparator.comparingLong(Anomaly::id).reversed()));
+    return out;
+  }
+
+  /** One state of all shards, restorable into any number of shards. */
+  public DetectorState snapshot() {
+    List<DetectorState> parts = new ArrayList<>();
+    for (Detector d : shards) {
+      parts.add(d.snapshot());
+    }
+    // read after the shards' snapshots: above every id any of them handed out
+    return ShardedState.merge(parts, anomalyIds.get());
+  }
+
+  /** Series with state, each broadcast series counted once (as of the last batches). */
+  public int trackedSeries() {
+    int n = 0;
+    for (int i = 0; i < shards.length; i++) {
+      n += shards[i].trackedSeries() - (i == 0 ? 0 : shards[i].broadcastSeries());
+    }
+    return n;
+  }
+
+  public int baselineCount() {
+    int n = 0;
+    for (Detector d : shards) {
+      n += d.baselineCount();
+    }
+    return n;
+  }
+
+  public int openAnomalyCount() {
+    int n = 0;
+    for (Detector d : shards) {
+      n += d.openAnomalyCount();
+    }
+    return n;
+  }
+
+  public int jobCount() {
+    int n = 0;
+    for (Detector d : shards) {
+      n += d.jobCount();
+    }
+    return n;
+  }
+
+  /** Node and container samples no shard could join to a job; see {@link UnjoinedVotes}. */
+  public long unjoinedSamples() {
+    long n = unjoinedBroadcast.get();
+    for (Detector d : shards) {
+      n += d.unjoinedSamples();
+    }
+    return n;
+  }
+
+  public long lateFrameSamples() {
+    long n = 0;
+    for (Detector d : shards) {
+      n += d.lateFrameSamples();
+    }
+    return n;
+  }
+}
