@@ -10,7 +10,7 @@ import dev.checkpointdoctor.api.series.SeriesStore;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.cause.CauseRanker;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
-import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerOptions;
@@ -32,7 +32,7 @@ public final class CheckpointDoctor implements AutoCloseable {
 
   private final ServiceSettings settings;
   private final SnapshotStore snapshots;
-  private final Detector detector;
+  private final ShardedDetector detector;
   private final DetectorWorker worker;
   private final SeriesFeed seriesFeed;
   private final Vertx vertx;
@@ -42,7 +42,8 @@ public final class CheckpointDoctor implements AutoCloseable {
   private final InfluxHistory history;
   private volatile boolean stopped;
 
-  private CheckpointDoctor(ServiceSettings settings, SnapshotStore snapshots, Detector detector,
+  private CheckpointDoctor(ServiceSettings settings, SnapshotStore snapshots,
+      ShardedDetector detector,
       DetectorWorker worker, SeriesFeed seriesFeed, Vertx vertx, Listeners server,
       long snapshotTimer, AlertNotifier alerts, InfluxHistory history) {
     this.settings = settings;
@@ -61,14 +62,18 @@ public final class CheckpointDoctor implements AutoCloseable {
     SnapshotStore snapshots = new SnapshotStore(settings.dataDir(), clock);
     SnapshotStore.Loaded loaded = snapshots.load();
     SignalCatalog catalog = SignalCatalog.defaults();
-    Detector detector;
+    ShardedDetector detector;
+    int threads = settings.detectorThreads();
+    java.util.function.Supplier<dev.checkpointdoctor.detector.pipeline.Diagnoser> rankers =
+        () -> new CauseRanker(settings.detector());
     try {
-      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()),
-          loaded.state());
+      detector = loaded.state() == null
+          ? new ShardedDetector(catalog, settings.detector(), rankers, threads)
+          : new ShardedDetector(catalog, settings.detector(), rankers, threads, loaded.state());
     } catch (RuntimeException e) {
       logger.log(Level.WARNING, "snapshot could not be restored (" + e.getMessage()
           + "); starting empty");
-      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()));
+      detector = new ShardedDetector(catalog, settings.detector(), rankers, threads);
       loaded = new SnapshotStore.Loaded(null, "snapshot not restorable (" + e.getMessage()
           + "), starting empty");
     }
@@ -76,9 +81,10 @@ public final class CheckpointDoctor implements AutoCloseable {
     SeriesStore series = new SeriesStore();
     SeriesFeed seriesFeed = new SeriesFeed(series);
     detector.addListener(seriesFeed);
-    DetectorWorker worker = new DetectorWorker(detector, settings.queueSamples());
+    DetectorWorker worker = new DetectorWorker(detector, settings.queueSamples(),
+        settings.queueWait());
     ServiceMetrics metrics = new ServiceMetrics();
-    metrics.bindDetector(detector, worker::queuedSamples);
+    metrics.bindDetector(detector, worker::queuedSamples, worker::busyNanos);
     InfluxHistory history = null;
     if (settings.influx() != null) {
       history = new InfluxHistory(settings.influx(), metrics, Duration.ofSeconds(1),
@@ -114,7 +120,7 @@ public final class CheckpointDoctor implements AutoCloseable {
       throw new IOException("cannot listen on " + settings.host() + ":" + settings.port() + ": "
           + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
     }
-    Detector d = detector;
+    ShardedDetector d = detector;
     if (history != null) {
       logger.info("writing history to " + settings.influx().url() + " database "
           + settings.influx().database());
@@ -134,9 +140,9 @@ public final class CheckpointDoctor implements AutoCloseable {
         }, false).onFailure(e -> logger.log(Level.WARNING, "snapshot failed", e)));
     logger.info(String.format("Checkpoint Doctor listening on " + Listener.scheme(settings)
             + "://%s:%d (remote-write %s, "
-            + "API /api/v1, metrics /metrics); loaded %s; %d catalog metrics",
-        settings.host(), server.port(), "/api/v1/write", loaded.description(),
-        catalog.exactNames().size()));
+            + "API /api/v1, metrics /metrics); loaded %s; %d catalog metrics; %d detector "
+            + "thread(s)", settings.host(), server.port(), "/api/v1/write", loaded.description(),
+        catalog.exactNames().size(), threads));
     return new CheckpointDoctor(settings, snapshots, detector, worker, seriesFeed, vertx, server,
         timer, alerts, history);
   }
@@ -161,7 +167,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     return server.port();
   }
 
-  public Detector detector() {
+  public ShardedDetector detector() {
     return detector;
   }
 

@@ -3,7 +3,7 @@ package dev.checkpointdoctor.api.http;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.JobSummary;
-import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -20,9 +20,9 @@ import java.util.concurrent.Callable;
  */
 final class ApiRoutes {
   private final Vertx vertx;
-  private final Detector detector;
+  private final ShardedDetector detector;
 
-  ApiRoutes(Vertx vertx, Detector detector) {
+  ApiRoutes(Vertx vertx, ShardedDetector detector) {
     this.vertx = vertx;
     this.detector = detector;
   }

@@ -5,7 +5,7 @@ import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics.DropReason;
 import dev.checkpointdoctor.api.series.SeriesStore;
 import dev.checkpointdoctor.detector.model.MetricNameFilter;
-import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -28,7 +28,7 @@ public final class HttpService {
 
   private HttpService() {}
 
-  public static Router router(Vertx vertx, Detector detector, DetectorWorker worker,
+  public static Router router(Vertx vertx, ShardedDetector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
       SeriesStore series, BooleanSupplier ready, IngressPolicy policy) {
     Router router = Router.router(vertx);

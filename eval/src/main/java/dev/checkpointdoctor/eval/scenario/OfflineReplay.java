@@ -7,6 +7,7 @@ import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.Labels;
 import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import dev.checkpointdoctor.detector.pipeline.DetectorListener;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,9 +20,11 @@ import java.util.Map;
  * Runs recorded histories through a detector wired like the service's, in event time: samples of
  * all files are merged by timestamp and every distinct timestamp is one batch ({@link
  * Detector#endBatch()} after it), as if each scrape arrived in its own remote-write request.
+ * With more than one shard the detector is sharded as the service's is (all shards fed from this
+ * thread), which gives the same jobs, anomalies and diagnoses.
  */
 public final class OfflineReplay {
-  private final Detector detector;
+  private final ShardedDetector detector;
   private final List<TimelineEvent> events = new ArrayList<>();
   private long batchTs = Long.MIN_VALUE;
   private long samples;
@@ -29,7 +32,12 @@ public final class OfflineReplay {
   private long lastTs = Long.MIN_VALUE;
 
   public OfflineReplay(DetectorSettings settings) {
-    this.detector = new Detector(SignalCatalog.defaults(), settings, new CauseRanker(settings));
+    this(settings, 1);
+  }
+
+  public OfflineReplay(DetectorSettings settings, int shards) {
+    this.detector = new ShardedDetector(SignalCatalog.defaults(), settings,
+        () -> new CauseRanker(settings), shards);
     detector.addListener(new DetectorListener() {
       @Override
       public void anomalyOpened(Anomaly anomaly) {
@@ -122,7 +130,7 @@ public final class OfflineReplay {
     }
   }
 
-  public Detector detector() {
+  public ShardedDetector detector() {
     return detector;
   }
 

@@ -1,0 +1,119 @@
+package dev.checkpointdoctor.api.ingest;
+
+import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.ingest.remotewrite.DecodedWrite;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The thread of one detector shard. It takes every request, processes the series routed to its
+ * shard and the broadcast ones, and ends a detector batch at the event time the service reached
+ * with the last request of the batch.
+ *
+ * <p>Requests that are already waiting when the thread takes one are processed as one detector
+ * batch (up to {@link DetectorWorker#MAX_BATCH_REQUESTS}): as if Prometheus had sent them as one
+ * bigger request, whose size is arbitrary anyway. Each batch ends with a re-diagnosis of the jobs
+ * it touched, which costs far more than the samples of one 500-sample request; an idle shard
+ * still ends a batch per request, so a lone request is diagnosed at once.
+ */
+final class DetectorShardThread extends Thread {
+  private static final Logger logger = Logger.getLogger(DetectorShardThread.class.getName());
+
+  private final int index;
+  private final Detector detector;
+  private final Consumer<RoutedWrite> done;
+  private final LinkedBlockingQueue<RoutedWrite> queue = new LinkedBlockingQueue<>();
+  private volatile boolean running = true;
+  private volatile long busyNanos;
+  private volatile long batches;
+
+  DetectorShardThread(int index, Detector detector, Consumer<RoutedWrite> done, String name) {
+    super(name);
+    this.index = index;
+    this.detector = detector;
+    this.done = done;
+    setDaemon(true);
+  }
+
+  void add(RoutedWrite w) {
+    queue.add(w);
+  }
+
+  long busyNanos() {
+    return busyNanos;
+  }
+
+  long batches() {
+    return batches;
+  }
+
+  /** Processes what is queued, then ends the thread. */
+  void finish() {
+    running = false;
+  }
+
+  @Override
+  public void run() {
+    List<RoutedWrite> batch = new ArrayList<>();
+    while (running || !queue.isEmpty()) {
+      RoutedWrite first;
+      try {
+        first = queue.poll(100, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      if (first == null) {
+        continue;
+      }
+      long started = System.nanoTime();
+      batch.add(first);
+      queue.drainTo(batch, DetectorWorker.MAX_BATCH_REQUESTS - 1);
+      long eventTime = Long.MIN_VALUE;
+      try {
+        for (RoutedWrite w : batch) {
+          accept(w);
+          eventTime = Math.max(eventTime, w.eventTimeMs);
+        }
+        try {
+          detector.endBatch(eventTime);
+        } catch (RuntimeException e) {
+          logger.log(Level.SEVERE, "detector failed to end a batch", e);
+        }
+      } finally {
+        batches++;
+        busyNanos += System.nanoTime() - started;
+        for (RoutedWrite w : batch) {
+          done.accept(w);
+        }
+        batch.clear();
+      }
+    }
+  }
+
+  private void accept(RoutedWrite routed) {
+    DecodedWrite write = routed.write;
+    try {
+      long[] timestamps = write.timestamps();
+      double[] values = write.values();
+      byte[] routes = routed.routes;
+      for (int i = 0; i < write.acceptedSeriesCount(); i++) {
+        if (routes == null || routes[i] == index) {
+          detector.accept(write.labels(i), timestamps, values, write.from(i), write.to(i));
+        } else if (routes[i] == RoutedWrite.BROADCAST) {
+          detector.acceptBroadcast(write.labels(i), timestamps, values, write.from(i),
+              write.to(i), routed.votes);
+        }
+      }
+    } catch (RuntimeException e) {
+      // A bug must not stop a detector thread; the request's samples stay counted as accepted
+      // and the failure is logged loudly.
+      logger.log(Level.SEVERE, "detector failed on a request", e);
+    }
+  }
+}
