@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * Flink 1.20's PrometheusReporter (sanitised values, sorted label names); most series are ones
  * the catalog does not use, as in a real scrape.
  */
-public final class FlinkFleet {
+public final class FlinkFleet implements Fleet {
   /** How a series' value moves from one scrape to the next. */
   public enum Shape { GAUGE, COUNTER, CHECKPOINT_ID, CHECKPOINT_DURATION }
 
@@ -189,6 +189,12 @@ public final class FlinkFleet {
 
   /** Adds a series; returns 1 when the catalog uses its metric name, for the used count. */
   private int add(Map<String, String> labels, Shape shape, double base) {
+    series.add(new Series(labelFields(labels), shape, base));
+    return CATALOG.accepts(labels.get("__name__"));
+  }
+
+  /** The protobuf Label fields of a label set, sorted by name as Prometheus sends them. */
+  static byte[] labelFields(Map<String, String> labels) {
     ProtoWriter w = new ProtoWriter();
     ProtoWriter label = new ProtoWriter();
     for (Map.Entry<String, String> e : new TreeMap<>(labels).entrySet()) {
@@ -196,28 +202,30 @@ public final class FlinkFleet {
       label.string(1, e.getKey()).string(2, e.getValue());
       w.varint(1 << 3 | 2).varint(label.length()).raw(label.toByteArray());
     }
-    series.add(new Series(w.toByteArray(), shape, base));
-    return CATALOG.accepts(labels.get("__name__"));
+    return w.toByteArray();
   }
 
-  private static final NameCheck CATALOG = new NameCheck();
+  static final NameCheck CATALOG = new NameCheck();
 
   /** Series in a stable order (the order a scrape lists them). */
+  @Override
   public List<Series> series() {
     return series;
   }
 
+  @Override
   public int size() {
     return series.size();
   }
 
   /** Series whose metric name the detector's catalog uses. */
+  @Override
   public int usedSeries() {
     return usedSeries;
   }
 
   /** Asks the real catalog, so the used/unused split reported is the service's own. */
-  private static final class NameCheck {
+  static final class NameCheck {
     private final dev.checkpointdoctor.detector.catalog.SignalCatalog catalog =
         dev.checkpointdoctor.detector.catalog.SignalCatalog.defaults();
 

@@ -150,7 +150,18 @@ public final class Detector {
   private void accept(Labels labels, long[] timestamps, double[] values, int from, int to,
       UnjoinedVotes unjoined) {
     boolean broadcast = unjoined != null;
-    SeriesCursor cursor = series.get(labels);
+    // The decoders hand out one instance per series and event loop: its memo finds the cursor
+    // without comparing label contents. Broadcast series reach every shard, so they would only
+    // overwrite each other's memo; they take the map.
+    SeriesCursor cursor = null;
+    if (!broadcast && labels.memo() instanceof SeriesCursor c && c.owner == this) {
+      cursor = c;
+    } else {
+      cursor = series.get(labels);
+      if (cursor != null && !broadcast) {
+        labels.memo(cursor);
+      }
+    }
     if (cursor == null) {
       boolean counts = !broadcast || countsBroadcast;
       MetricRule rule = catalog.ruleFor(labels.metricName());
@@ -167,8 +178,11 @@ public final class Detector {
         return;
       }
       // the detector keeps a label set for as long as the series lives: share its strings
-      cursor = new SeriesCursor(rule, labels.interned());
+      cursor = new SeriesCursor(this, rule, labels.interned());
       series.put(cursor.labels, cursor);
+      if (!broadcast) {
+        labels.memo(cursor);
+      }
       if (broadcast) {
         broadcastSeries++;
       }
@@ -365,6 +379,8 @@ public final class Detector {
    * sample went in the extractor and the book, so the next one needs no lookups there.
    */
   private static final class SeriesCursor {
+    /** Final, so a thread that finds this cursor in a label set's memo sees its owner. */
+    final Detector owner;
     final MetricRule rule;
     final Labels labels;
     long lastTimestampMs = Long.MIN_VALUE;
@@ -373,7 +389,8 @@ public final class Detector {
     /** The book entry the series fed last: almost always the one its next observation feeds. */
     SignalBook.Entry bookHint;
 
-    SeriesCursor(MetricRule rule, Labels labels) {
+    SeriesCursor(Detector owner, MetricRule rule, Labels labels) {
+      this.owner = owner;
       this.rule = rule;
       this.labels = labels;
     }

@@ -61,7 +61,8 @@ class ShardedReplayTest {
     if (ALL) {
       List<Path> flink2 = new ArrayList<>();
       try (Stream<Path> s = Files.list(Path.of("..", "lab", "recordings"))) {
-        s.filter(p -> p.getFileName().toString().startsWith("flink2-")).sorted()
+        s.filter(p -> p.getFileName().toString().startsWith("flink2-"))
+            .filter(p -> p.toString().endsWith(".prom.gz")).sorted()
             .forEach(flink2::add);
       }
       compare(flink2, lab);
