@@ -71,6 +71,7 @@ public final class FlinkFleet implements Fleet {
   private static final String[] LE = {"0.005", "0.01", "0.05", "0.1", "0.5", "1", "5", "+Inf"};
 
   private final List<Series> series = new ArrayList<>();
+  private final List<Series> used = new ArrayList<>();
   private final int usedSeries;
 
   /**
@@ -189,8 +190,29 @@ public final class FlinkFleet implements Fleet {
 
   /** Adds a series; returns 1 when the catalog uses its metric name, for the used count. */
   private int add(Map<String, String> labels, Shape shape, double base) {
-    series.add(new Series(labelFields(labels), shape, base));
-    return CATALOG.accepts(labels.get("__name__"));
+    Series s = new Series(labelFields(labels), shape, base);
+    series.add(s);
+    int accepted = CATALOG.accepts(labels.get("__name__"));
+    if (accepted == 1) {
+      used.add(s);
+    }
+    return accepted;
+  }
+
+  /** Only the series the catalog uses, as a sender with the keep rule sends them. */
+  public Fleet kept() {
+    List<Series> kept = List.copyOf(used);
+    return new Fleet() {
+      @Override
+      public List<Series> series() {
+        return kept;
+      }
+
+      @Override
+      public int usedSeries() {
+        return kept.size();
+      }
+    };
   }
 
   /** The protobuf Label fields of a label set, sorted by name as Prometheus sends them. */
