@@ -65,6 +65,28 @@ final class PackedBlock {
     return Float.intBitsToFloat((int) (second >>> 32) ^ (int) diff);
   }
 
+  /** Unpacks the {@link #POINTS} points of the block at {@code w[at]} from index {@code to} on. */
+  static void decode(long[] w, int at, int[] times, float[] values, int to) {
+    long header = w[at];
+    long second = w[at + 1];
+    long layout = second & 0xffffffffL;
+    int tw = timeWidth(layout);
+    int vw = valueWidth(layout);
+    int shift = valueShift(layout);
+    int t0 = (int) (header >> 32);
+    int step = (int) header;
+    int v0 = (int) (second >>> 32);
+    long bit = 0;
+    for (int j = 0; j < POINTS; j++) {
+      long zz = get(w, at + HEADER, bit, tw);
+      bit += tw;
+      long diff = get(w, at + HEADER, bit, vw) << shift;
+      bit += vw;
+      times[to + j] = (int) (t0 + (long) j * step + (zz >>> 1 ^ -(zz & 1)));
+      values[to + j] = Float.intBitsToFloat(v0 ^ (int) diff);
+    }
+  }
+
   private static int step(int[] times, int from, int n) {
     return n < 2 ? 0 : (int) (((long) times[from + n - 1] - times[from]) / (n - 1));
   }

@@ -158,12 +158,13 @@ final class RecentHistory implements SeriesHistory {
   private void rebase(long timeMs) {
     int[] t = new int[size];
     float[] v = new float[size];
+    unpack(t, v);
     int w = 0;
     for (int i = 0; i < size; i++) {
-      long offset = timeMs(i) - timeMs;
+      long offset = base + t[i] - timeMs;
       if (offset >= Integer.MIN_VALUE && offset <= Integer.MAX_VALUE) {
         t[w] = (int) offset;
-        v[w] = (float) value(i);
+        v[w] = v[i];
         w++;
       }
     }
@@ -177,20 +178,40 @@ final class RecentHistory implements SeriesHistory {
   private void thinOlderHalf() {
     int[] t = new int[size];
     float[] v = new float[size];
+    unpack(t, v);
     int half = size / 2;
     int w = 0;
     for (int r = 0; r < half; r += 2) {
-      t[w] = offset(r);
-      v[w] = (float) value(r);
+      t[w] = t[r];
+      v[w] = v[r];
       w++;
     }
     for (int r = half; r < size; r++) {
-      t[w] = offset(r);
-      v[w] = (float) value(r);
+      t[w] = t[r];
+      v[w] = v[r];
       w++;
     }
     layoutVersion++;
     rebuild(t, v, w);
+  }
+
+  /** Every point, oldest first, into {@code t} (offsets from base) and {@code v}. */
+  private void unpack(int[] t, float[] v) {
+    if (blocks == 0) {
+      System.arraycopy(openTimes, 0, t, 0, open);
+      System.arraycopy(openValues, 0, v, 0, open);
+      return;
+    }
+    int[] bt = new int[blocks * B];
+    float[] bv = new float[blocks * B];
+    for (int b = 0; b < blocks; b++) {
+      PackedBlock.decode(words, blockStart[b], bt, bv, b * B);
+    }
+    int packed = blocks * B - skip;
+    System.arraycopy(bt, skip, t, 0, packed);
+    System.arraycopy(bv, skip, v, 0, packed);
+    System.arraycopy(openTimes, 0, t, packed, open);
+    System.arraycopy(openValues, 0, v, packed, open);
   }
 
   /** Repacks from scratch: {@code n} points, oldest first, times as offsets from base. */
