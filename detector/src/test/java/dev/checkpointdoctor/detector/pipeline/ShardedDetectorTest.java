@@ -26,7 +26,7 @@ class ShardedDetectorTest {
         () -> new CauseRanker(SETTINGS), shards);
   }
 
-  /** Feeds rounds [from, to) of the fleet as requests of a few samples, ending a batch after each. */
+  /** Feeds rounds [from, to) of the fleet as requests of a few samples, a batch each. */
   static void feed(ShardedDetector d, ShardFleet fleet, int from, int to) {
     for (int round = from; round < to; round++) {
       List<ShardFleet.Sample> scrape = fleet.scrape(round);
@@ -40,9 +40,10 @@ class ShardedDetectorTest {
     }
   }
 
-  /** What a user sees, anomaly ids left out (they number anomalies in the order shards open them). */
-  record Outcome(List<JobSummary> jobs, Map<String, String> diagnoses, Map<String, String> baselines,
-      List<String> anomalies, int baselineCount, int openAnomalies, int jobCount) {}
+  /** What a user sees, anomaly ids left out (numbered in the order the shards open them). */
+  record Outcome(List<JobSummary> jobs, Map<String, String> diagnoses,
+      Map<String, String> baselines, List<String> anomalies, int baselineCount,
+      int openAnomalies, int jobCount) {}
 
   static Outcome outcome(ShardedDetector d) {
     Map<String, String> diagnoses = new TreeMap<>();
