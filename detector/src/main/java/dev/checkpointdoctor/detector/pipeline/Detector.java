@@ -57,6 +57,8 @@ public final class Detector {
   // shard does, so each of their samples is counted once), how many broadcast series it tracks,
   // and how many of their samples its extractor found no job for (voted, not counted, here).
   private final boolean countsBroadcast;
+  private final int shardIndex;
+  private final int shardCount;
   private int broadcastSeries;
   private long broadcastUnjoined;
 
@@ -67,17 +69,19 @@ public final class Detector {
   }
 
   public Detector(SignalCatalog catalog, DetectorSettings settings, Diagnoser diagnoser) {
-    this(catalog, settings, diagnoser, new java.util.concurrent.atomic.AtomicLong(1), true);
+    this(catalog, settings, diagnoser, new java.util.concurrent.atomic.AtomicLong(1), 0, 1);
   }
 
   /** One shard of a {@link ShardedDetector}: anomaly ids come from the shards' common counter. */
   Detector(SignalCatalog catalog, DetectorSettings settings, Diagnoser diagnoser,
-      java.util.concurrent.atomic.AtomicLong anomalyIds, boolean countsBroadcast) {
+      java.util.concurrent.atomic.AtomicLong anomalyIds, int shardIndex, int shardCount) {
     this.catalog = catalog;
     this.settings = settings;
     this.extractor = new SignalExtractor(catalog, settings);
     this.book = new SignalBook(settings, diagnoser, listeners, anomalyIds);
-    this.countsBroadcast = countsBroadcast;
+    this.countsBroadcast = shardIndex == 0;
+    this.shardIndex = shardIndex;
+    this.shardCount = shardCount;
   }
 
   /** Restores baselines and anomalies from a snapshot taken by {@link #snapshot()}. */
@@ -151,15 +155,13 @@ public final class Detector {
       UnjoinedVotes unjoined) {
     boolean broadcast = unjoined != null;
     // The decoders hand out one instance per series and event loop: its memo finds the cursor
-    // without comparing label contents. Broadcast series reach every shard, so they would only
-    // overwrite each other's memo; they take the map.
-    SeriesCursor cursor = null;
-    if (!broadcast && labels.memo() instanceof SeriesCursor c && c.owner == this) {
-      cursor = c;
-    } else {
+    // without comparing label contents. A broadcast series reaches every shard: its memo is an
+    // array with a slot per shard.
+    SeriesCursor cursor = remembered(labels, broadcast);
+    if (cursor == null) {
       cursor = series.get(labels);
-      if (cursor != null && !broadcast) {
-        labels.memo(cursor);
+      if (cursor != null) {
+        remember(labels, broadcast, cursor);
       }
     }
     if (cursor == null) {
@@ -180,9 +182,7 @@ public final class Detector {
       // the detector keeps a label set for as long as the series lives: share its strings
       cursor = new SeriesCursor(this, rule, labels.interned());
       series.put(cursor.labels, cursor);
-      if (!broadcast) {
-        labels.memo(cursor);
-      }
+      remember(labels, broadcast, cursor);
       if (broadcast) {
         broadcastSeries++;
       }
@@ -232,6 +232,35 @@ public final class Detector {
       }
     }
     current = null;
+  }
+
+  /** This detector's cursor from the label set's memo, or null (see {@link Labels#memo()}). */
+  private SeriesCursor remembered(Labels labels, boolean broadcast) {
+    Object memo = labels.memo();
+    if (!broadcast) {
+      return memo instanceof SeriesCursor c && c.owner == this ? c : null;
+    }
+    if (memo instanceof SeriesCursor[] slots && slots.length == shardCount) {
+      SeriesCursor c = slots[shardIndex];
+      return c != null && c.owner == this ? c : null;
+    }
+    return null;
+  }
+
+  private void remember(Labels labels, boolean broadcast, SeriesCursor cursor) {
+    if (!broadcast) {
+      labels.memo(cursor);
+      return;
+    }
+    // Other shards write their slots of the same array; an array another shard replaces loses
+    // this slot, which only costs the next sample a map lookup.
+    SeriesCursor[] slots = labels.memo() instanceof SeriesCursor[] a && a.length == shardCount
+        ? a : null;
+    if (slots == null) {
+      slots = new SeriesCursor[shardCount];
+      labels.memo(slots);
+    }
+    slots[shardIndex] = cursor;
   }
 
   private long unjoinedSoFar() {

@@ -37,6 +37,8 @@ final class RecentHistory implements SeriesHistory {
   private float[] openValues = new float[INITIAL];
   private int open;
   private int size;
+  /** Time of point 0 while there is one: checked on every add, so not unpacked each time. */
+  private long firstTimeMs;
   /** Points expired off the front so far: see {@link #firstPosition()}. */
   private long expiredCount;
   /** Bumped when thinning or a rebase removes points: see {@link #layoutVersion()}. */
@@ -51,12 +53,16 @@ final class RecentHistory implements SeriesHistory {
   }
 
   void add(long timeMs, double value) {
-    int expired = 0;
-    while (expired < size && timeMs(expired) < timeMs - SPAN_MS) {
-      expired++;
-    }
-    if (expired > 0) {
+    long cutoff = timeMs - SPAN_MS;
+    if (size > 0 && firstTimeMs < cutoff) {
+      int expired = 1;
+      while (expired < size && timeMs(expired) < cutoff) {
+        expired++;
+      }
       dropFront(expired);
+      if (size > 0) {
+        firstTimeMs = timeMs(0);
+      }
     }
     if (size == CAPACITY) {
       thinOlderHalf();
@@ -84,7 +90,9 @@ final class RecentHistory implements SeriesHistory {
     openTimes[open] = time;
     openValues[open] = value;
     open++;
-    size++;
+    if (size++ == 0) {
+      firstTimeMs = base + time;
+    }
   }
 
   /** Packs the full open block after the others. */
@@ -247,6 +255,9 @@ final class RecentHistory implements SeriesHistory {
     System.arraycopy(v, full * B, openValues, 0, rest);
     open = rest;
     size = n;
+    if (n > 0) {
+      firstTimeMs = base + t[0];
+    }
   }
 
   private int offset(int i) {

@@ -44,7 +44,7 @@ public final class ShardedDetector {
     this.shards = new Detector[shardCount];
     List<DetectorStats> parts = new ArrayList<>();
     for (int i = 0; i < shardCount; i++) {
-      shards[i] = new Detector(catalog, settings, diagnosers.get(), anomalyIds, i == 0);
+      shards[i] = new Detector(catalog, settings, diagnosers.get(), anomalyIds, i, shardCount);
       parts.add(shards[i].stats());
     }
     this.stats = DetectorStats.sumOf(parts);

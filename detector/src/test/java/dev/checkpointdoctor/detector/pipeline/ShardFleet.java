@@ -24,12 +24,20 @@ final class ShardFleet {
   private final int hosts;
   private final int faultFrom;
   private final double[] counters;
+  /** When set, every scrape hands out the same Labels instance per series, as a decoder does. */
+  private java.util.Map<Labels, Labels> instances;
 
   ShardFleet(int jobs, int hosts, int faultFrom) {
     this.jobs = jobs;
     this.hosts = hosts;
     this.faultFrom = faultFrom;
     this.counters = new double[4096];
+  }
+
+  /** Hands out one Labels instance per series from now on (the detector's memo path). */
+  ShardFleet reusingLabels() {
+    instances = new java.util.HashMap<>();
+    return this;
   }
 
   /** Every sample of scrape {@code round}, in an order that interleaves targets. */
@@ -100,7 +108,9 @@ final class ShardFleet {
     int step = 7;
     for (int k = 0; k < step; k++) {
       for (int i = k; i < out.size(); i += step) {
-        shuffled.add(out.get(i));
+        Sample s = out.get(i);
+        shuffled.add(instances == null ? s
+            : new Sample(instances.computeIfAbsent(s.labels(), l -> l), s.ts(), s.value()));
       }
     }
     return shuffled;

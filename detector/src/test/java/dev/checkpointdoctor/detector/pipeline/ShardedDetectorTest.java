@@ -111,7 +111,8 @@ class ShardedDetectorTest {
     assertThat(one.stats().staleMarkers()).isEqualTo(1);
 
     for (int shards : new int[] {2, 3, 5}) {
-      ShardFleet again = new ShardFleet(7, 3, 60);
+      // label instances handed out again, as decoders do: shards find series by their memo
+      ShardFleet again = new ShardFleet(7, 3, 60).reusingLabels();
       ShardedDetector d = sharded(shards);
       Events events = new Events();
       d.addListener(events);
