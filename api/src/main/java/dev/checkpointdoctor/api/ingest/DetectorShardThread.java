@@ -107,7 +107,7 @@ final class DetectorShardThread extends Thread {
           detector.accept(write.labels(i), timestamps, values, write.from(i), write.to(i));
         } else if (routes[i] == RoutedWrite.BROADCAST) {
           detector.acceptBroadcast(write.labels(i), timestamps, values, write.from(i),
-              write.to(i), routed.votes);
+              write.to(i));
         }
       }
     } catch (RuntimeException e) {

@@ -2,7 +2,6 @@ package dev.checkpointdoctor.api.ingest;
 
 import dev.checkpointdoctor.detector.pipeline.ShardRouter;
 import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
-import dev.checkpointdoctor.detector.pipeline.UnjoinedVotes;
 import dev.checkpointdoctor.ingest.remotewrite.DecodedWrite;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -21,8 +20,6 @@ final class RoutedWrite {
   long eventTimeMs;
   final int samples;
   final boolean hasBroadcast;
-  /** Votes on this request's broadcast samples; null when it has none. */
-  final UnjoinedVotes votes;
   final AtomicInteger remaining;
   /** When the request asked to be queued, for the wait histogram. */
   final long offeredNanos = System.nanoTime();
@@ -43,7 +40,6 @@ final class RoutedWrite {
     if (shards == 1) {
       routes = null;
       hasBroadcast = false;
-      votes = null;
       return;
     }
     ShardRouter router = detector.router();
@@ -56,6 +52,5 @@ final class RoutedWrite {
       broadcast |= r == ShardRouter.BROADCAST;
     }
     hasBroadcast = broadcast;
-    votes = broadcast ? detector.votes(0, write.acceptedSampleCount()) : null;
   }
 }

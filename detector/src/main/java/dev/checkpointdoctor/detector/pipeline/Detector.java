@@ -2,12 +2,14 @@ package dev.checkpointdoctor.detector.pipeline;
 
 import dev.checkpointdoctor.detector.catalog.MetricRule;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
+import dev.checkpointdoctor.detector.cause.UnknownCauseDiagnoser;
 import dev.checkpointdoctor.detector.extract.SignalExtractor;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
-import dev.checkpointdoctor.detector.cause.UnknownCauseDiagnoser;
+import dev.checkpointdoctor.detector.model.DeliverySettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.JobIdentity;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import dev.checkpointdoctor.detector.model.Labels;
 import dev.checkpointdoctor.detector.model.Observation;
@@ -17,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The pipeline in one place: samples (in event time) → signal extraction → per (job, signal,
@@ -24,43 +27,50 @@ import java.util.Optional;
  * lock, so the API sees a consistent state between two requests.
  *
  * <p>Time is the samples' own: nothing here reads a clock, so a recorded history replays exactly.
+ * Only per-series order is assumed: sources, Prometheus shards and the replicas of an HA pair
+ * (see {@link DeliverySettings}) may interleave as they like within the delivery lag.
  */
 public final class Detector {
   /** Bits of the NaN Prometheus uses to mark a series as ended. */
   public static final long STALE_NAN_BITS = 0x7ff0000000000002L;
 
-
   private final SignalCatalog catalog;
   private final DetectorSettings settings;
+  private final DeliverySettings delivery;
   private final SignalExtractor extractor;
+  private final ShardRole shard;
+  /** Null unless an HA replica label is set. */
+  private final ReplicaElection election;
+  private final ReplicaElection.Sink seriesSink = (l, t, v, from, to) ->
+      acceptSeries(l, t, v, from, to, false);
+  private final ReplicaElection.Sink broadcastSink = (l, t, v, from, to) ->
+      acceptSeries(l, t, v, from, to, true);
   private final DetectorStats stats = new DetectorStats();
-  private final Map<Labels, SeriesCursor> series = new HashMap<>();
   // Keyed by label sets whose strings are interned (see Labels#interned). The decoder interns the
   // strings of the label sets it builds, so its instances compare to these by reference, string
   // by string, or are these very instances.
+  private final Map<Labels, SeriesCursor> series = new HashMap<>();
   // The cursor whose sample the extractor is working on, so observe() can use its book hint.
   private SeriesCursor current;
   private final SignalBook book;
   private SeriesBudget budget = SeriesBudget.unlimited();
   private long eventTimeMs = Long.MIN_VALUE;
+  private int broadcastSeries;
   // One instance instead of a new method reference per sample.
   private final java.util.function.Consumer<Observation> observer = this::observe;
   // Published after every batch so /metrics can read them without waiting for the lock.
   private volatile int trackedSeriesGauge;
+  private volatile int broadcastSeriesGauge;
   private volatile int baselineGauge;
   private volatile int openAnomalyGauge;
   private volatile int jobGauge;
-  private volatile long unjoinedCounter;
   private volatile long lateFrameCounter;
-  private volatile int broadcastSeriesGauge;
-  // As a shard of a ShardedDetector: whether this shard counts the stats of broadcast series (one
-  // shard does, so each of their samples is counted once), how many broadcast series it tracks,
-  // and how many of their samples its extractor found no job for (voted, not counted, here).
-  private final boolean countsBroadcast;
-  private final int shardIndex;
-  private final int shardCount;
-  private int broadcastSeries;
-  private long broadcastUnjoined;
+  private volatile long ignoredCounter;
+  private volatile long pendingGauge;
+  private volatile long pendingBroadcastGauge;
+  // of a detector of its own (a shard reads the shards' JoinTally instead)
+  private volatile long unjoinedCounter;
+  private volatile long idleTaskManagerCounter;
 
   private final List<DetectorListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -69,19 +79,33 @@ public final class Detector {
   }
 
   public Detector(SignalCatalog catalog, DetectorSettings settings, Diagnoser diagnoser) {
-    this(catalog, settings, diagnoser, new java.util.concurrent.atomic.AtomicLong(1), 0, 1);
+    this(catalog, settings, DeliverySettings.defaults(), diagnoser);
+  }
+
+  public Detector(SignalCatalog catalog, DetectorSettings settings, DeliverySettings delivery,
+      Diagnoser diagnoser) {
+    this(catalog, settings, delivery, diagnoser, new AtomicLong(1), ShardRole.ALONE);
   }
 
   /** One shard of a {@link ShardedDetector}: anomaly ids come from the shards' common counter. */
-  Detector(SignalCatalog catalog, DetectorSettings settings, Diagnoser diagnoser,
-      java.util.concurrent.atomic.AtomicLong anomalyIds, int shardIndex, int shardCount) {
+  Detector(SignalCatalog catalog, DetectorSettings settings, DeliverySettings delivery,
+      Diagnoser diagnoser, AtomicLong anomalyIds, ShardRole shard) {
     this.catalog = catalog;
     this.settings = settings;
-    this.extractor = new SignalExtractor(catalog, settings);
+    this.delivery = delivery;
+    this.shard = shard;
+    this.extractor = new SignalExtractor(catalog, settings, delivery);
+    this.election = delivery.haReplicaLabel() == null ? null
+        : new ReplicaElection(delivery.haReplicaLabel(),
+            delivery.haFailoverTimeout().toMillis(), catalog, extractor.identity(), stats,
+            shard.countsBroadcast() ? stats : shard.uncounted);
     this.book = new SignalBook(settings, diagnoser, listeners, anomalyIds);
-    this.countsBroadcast = shardIndex == 0;
-    this.shardIndex = shardIndex;
-    this.shardCount = shardCount;
+    if (shard.alone()) {
+      book.unjoinedCounts(extractor::unjoinedNodeSamples, extractor::unjoinedContainerSamples);
+    } else {
+      extractor.shareJoins(shard.ballot, shard.board);
+      book.unjoinedCounts(shard.tally::unjoinedNode, shard.tally::unjoinedContainer);
+    }
   }
 
   /** Restores baselines and anomalies from a snapshot taken by {@link #snapshot()}. */
@@ -91,7 +115,12 @@ public final class Detector {
 
   public Detector(SignalCatalog catalog, DetectorSettings settings, Diagnoser diagnoser,
       DetectorState restored) {
-    this(catalog, settings, diagnoser);
+    this(catalog, settings, DeliverySettings.defaults(), diagnoser, restored);
+  }
+
+  public Detector(SignalCatalog catalog, DetectorSettings settings, DeliverySettings delivery,
+      Diagnoser diagnoser, DetectorState restored) {
+    this(catalog, settings, delivery, diagnoser);
     restore(restored);
   }
 
@@ -106,17 +135,30 @@ public final class Detector {
     return settings;
   }
 
+  public DeliverySettings delivery() {
+    return delivery;
+  }
+
+  /** What makes a job key (job_name, or identity labels and job_name). */
+  public JobIdentity jobIdentity() {
+    return extractor.identity();
+  }
+
   /**
    * Caps the series the detector keeps state for (call before the first sample; series that are
    * already tracked are not counted).
    */
   public synchronized void limitSeries(int maxTotal, int maxPerJob) {
-    budget = new SeriesBudget(maxTotal, maxPerJob);
+    useBudget(new SeriesBudget(maxTotal, maxPerJob));
   }
 
-  /** Uses a budget shared with other shards (call before the first sample). */
-  synchronized void useBudget(SeriesBudget shared) {
-    budget = shared;
+  /** Uses a budget (shared with other shards; call before the first sample). */
+  synchronized void useBudget(SeriesBudget budget) {
+    this.budget = budget;
+    if (election != null) {
+      // both replicas' label sets, and some churn
+      election.limit((int) Math.min(Integer.MAX_VALUE, 4L * budget.maxTotal()));
+    }
   }
 
   public DetectorStats stats() {
@@ -134,140 +176,92 @@ public final class Detector {
   /** As {@link #accept(Labels, long[], double[])} for the samples {@code [from, to)}. */
   public synchronized void accept(Labels labels, long[] timestamps, double[] values, int from,
       int to) {
-    accept(labels, timestamps, values, from, to, null);
+    if (election != null) {
+      election.accept(labels, timestamps, values, from, to, seriesSink);
+    } else {
+      acceptSeries(labels, timestamps, values, from, to, false);
+    }
   }
 
   /**
    * As {@link #accept(Labels, long[], double[], int, int)} for a series that every shard of a
-   * {@link ShardedDetector} receives (node, TaskManager and container series: each shard joins
-   * them to its own jobs). Its samples are counted in the stats of one shard only, and a sample
-   * this shard joins to none of its jobs is a vote in {@code unjoined}, which counts it once when
-   * every shard voted.
-   *
-   * @param unjoined votes of the request the samples belong to, indexed like {@code timestamps}
+   * {@link ShardedDetector} receives (a series without a job key: node, TaskManager and container
+   * series, which each shard joins to its own jobs). Its samples are counted in the stats of one
+   * shard only, and its join decisions in the shards' common tally.
    */
   public synchronized void acceptBroadcast(Labels labels, long[] timestamps, double[] values,
-      int from, int to, UnjoinedVotes unjoined) {
-    accept(labels, timestamps, values, from, to, java.util.Objects.requireNonNull(unjoined));
+      int from, int to) {
+    if (election != null) {
+      election.accept(labels, timestamps, values, from, to, broadcastSink);
+    } else {
+      acceptSeries(labels, timestamps, values, from, to, true);
+    }
   }
 
-  private void accept(Labels labels, long[] timestamps, double[] values, int from, int to,
-      UnjoinedVotes unjoined) {
-    boolean broadcast = unjoined != null;
+  private void acceptSeries(Labels labels, long[] timestamps, double[] values, int from, int to,
+      boolean broadcast) {
     // The decoders hand out one instance per series and event loop: its memo finds the cursor
-    // without comparing label contents. A broadcast series reaches every shard: its memo is an
-    // array with a slot per shard.
-    SeriesCursor cursor = remembered(labels, broadcast);
+    // without comparing label contents.
+    SeriesCursor cursor = shard.remembered(labels, broadcast, this);
     if (cursor == null) {
       cursor = series.get(labels);
       if (cursor != null) {
-        remember(labels, broadcast, cursor);
+        shard.remember(labels, broadcast, cursor);
       }
     }
+    DetectorStats counted = broadcast && !shard.countsBroadcast() ? shard.uncounted : stats;
     if (cursor == null) {
-      boolean counts = !broadcast || countsBroadcast;
       MetricRule rule = catalog.ruleFor(labels.metricName());
       if (rule == null) {
-        if (counts) {
-          stats.unusedMetric.addAndGet(to - from);
-        }
+        counted.unusedMetric.addAndGet(to - from);
         return;
       }
       if (!budget.tryAdd(labels, broadcast)) {
-        if (counts) {
-          stats.cardinalityLimit.addAndGet(to - from);
-        }
+        counted.cardinalityLimit.addAndGet(to - from);
         return;
       }
       // the detector keeps a label set for as long as the series lives: share its strings
       cursor = new SeriesCursor(this, rule, labels.interned());
       series.put(cursor.labels, cursor);
-      remember(labels, broadcast, cursor);
+      shard.remember(labels, broadcast, cursor);
       if (broadcast) {
         broadcastSeries++;
       }
     }
-    DetectorStats counted = broadcast && !countsBroadcast ? null : stats;
     labels = cursor.labels; // the extractor keys its state by the same, long-lived instance
     current = cursor;
     for (int i = from; i < to; i++) {
       long ts = timestamps[i];
       if (ts < cursor.lastTimestampMs) {
-        if (counted != null) {
-          counted.outOfOrder.incrementAndGet();
-        }
+        counted.outOfOrder.incrementAndGet();
         continue;
       }
       if (ts == cursor.lastTimestampMs) {
-        if (counted != null) {
-          counted.duplicate.incrementAndGet();
-        }
+        counted.duplicate.incrementAndGet();
         continue;
       }
       cursor.lastTimestampMs = ts;
       eventTimeMs = Math.max(eventTimeMs, ts);
       if (Double.doubleToRawLongBits(values[i]) == STALE_NAN_BITS) {
-        if (counted != null) {
-          counted.staleMarkers.incrementAndGet();
-        }
+        counted.staleMarkers.incrementAndGet();
         extractor.onSeriesEnd(cursor.rule, labels, ts, observer);
         cursor.extracted = null; // the extractor forgot the series; a new sample starts afresh
         continue;
       }
-      if (counted != null) {
-        counted.processed.incrementAndGet();
-      }
+      counted.processed.incrementAndGet();
       if (cursor.extracted == null) {
         cursor.extracted = extractor.track(cursor.rule, labels);
       }
-      if (broadcast) {
-        long before = unjoinedSoFar();
-        extractor.onSample(cursor.extracted, ts, values[i], observer);
-        if (unjoinedSoFar() != before) {
-          broadcastUnjoined++;
-          unjoined.vote(i);
-        }
-      } else {
-        extractor.onSample(cursor.extracted, ts, values[i], observer);
-      }
+      extractor.onSample(cursor.extracted, ts, values[i], observer);
     }
     current = null;
   }
 
-  /** This detector's cursor from the label set's memo, or null (see {@link Labels#memo()}). */
-  private SeriesCursor remembered(Labels labels, boolean broadcast) {
-    Object memo = labels.memo();
-    if (!broadcast) {
-      return memo instanceof SeriesCursor c && c.owner == this ? c : null;
-    }
-    if (memo instanceof SeriesCursor[] slots && slots.length == shardCount) {
-      SeriesCursor c = slots[shardIndex];
-      return c != null && c.owner == this ? c : null;
-    }
-    return null;
-  }
-
-  private void remember(Labels labels, boolean broadcast, SeriesCursor cursor) {
-    if (!broadcast) {
-      labels.memo(cursor);
-      return;
-    }
-    // Other shards write their slots of the same array; an array another shard replaces loses
-    // this slot, which only costs the next sample a map lookup.
-    SeriesCursor[] slots = labels.memo() instanceof SeriesCursor[] a && a.length == shardCount
-        ? a : null;
-    if (slots == null) {
-      slots = new SeriesCursor[shardCount];
-      labels.memo(slots);
-    }
-    slots[shardIndex] = cursor;
-  }
-
-  private long unjoinedSoFar() {
-    return extractor.unjoinedSamples() + extractor.unjoinedContainerSamples();
-  }
-
-  /** Marks the end of one request: signals waiting for the rest of their scrape are finalised. */
+  /**
+   * Marks the end of one request (or a group of them): what the samples so far make complete is
+   * observed, and the jobs that received observations are re-diagnosed. Request boundaries
+   * decide nothing else: a scrape split over requests and shards is gathered by its timestamp.
+   */
   public synchronized void endBatch() {
     endBatch(Long.MIN_VALUE);
   }
@@ -279,35 +273,84 @@ public final class Detector {
    */
   public synchronized void endBatch(long eventTimeMs) {
     this.eventTimeMs = Math.max(this.eventTimeMs, eventTimeMs);
+    if (election != null) {
+      election.prune();
+    }
     if (this.eventTimeMs != Long.MIN_VALUE) {
-      extractor.flush(this.eventTimeMs, observer);
+      extractor.flush(observer);
+      if (shard.ballot != null) {
+        shard.ballot.cast(); // before diagnosing: a diagnosis quotes the unjoined counts
+      }
       book.diagnose(this.eventTimeMs);
     }
     publishGauges();
   }
 
+  /** Tells the shards how far this shard's Flink series got (also done by each batch's end). */
+  synchronized void shareProgress() {
+    if (shard.board != null) {
+      extractor.shareProgress(shard.board);
+    }
+  }
+
   private void publishGauges() {
     trackedSeriesGauge = series.size();
+    broadcastSeriesGauge = broadcastSeries;
     baselineGauge = book.size();
     openAnomalyGauge = book.openAnomalyCount();
     jobGauge = book.jobCount();
-    unjoinedCounter = unjoinedSoFar() - broadcastUnjoined;
     lateFrameCounter = extractor.lateSamples();
-    broadcastSeriesGauge = broadcastSeries;
+    ignoredCounter = shard.countsBroadcast() ? extractor.ignoredSamples()
+        : extractor.ignoredSamples() - extractor.ignoredSamplesWithoutJobKey();
+    pendingGauge = extractor.pendingSamples() + (election == null ? 0 : election.held());
+    pendingBroadcastGauge = extractor.heldForJoins()
+        + (election == null ? 0 : election.heldOfBroadcastSources());
+    unjoinedCounter = extractor.unjoinedSamples();
+    idleTaskManagerCounter = extractor.idleTaskManagerSamples();
   }
 
   /**
    * Node and container samples no job's TaskManagers could be joined to (processed, kept for
-   * rates, but no signal), as of the last completed batch; as a shard, those of broadcast series
-   * are not in here but in their {@link UnjoinedVotes}.
+   * rates, but no signal), as of the last completed batch; of a shard, those no shard joined.
    */
   public long unjoinedSamples() {
-    return unjoinedCounter;
+    return shard.alone() ? unjoinedCounter : shard.tally.unjoined();
   }
 
   /** Job samples that arrived after their scrape's frame was evaluated, as of the last batch. */
   public long lateFrameSamples() {
     return lateFrameCounter;
+  }
+
+  /**
+   * TaskManager samples from times it ran no job's task, as of the last batch; of a shard, those
+   * no shard joined.
+   */
+  public long idleTaskManagerSamples() {
+    return shard.alone() ? idleTaskManagerCounter : shard.tally.idleTaskManager();
+  }
+
+  /**
+   * Samples of catalog metrics that name nothing to watch (no job_name or tm_id, virtual disks,
+   * the pause container), as of the last batch; of the shards, only shard 0 counts those of
+   * series without a job key (every shard receives them).
+   */
+  public long ignoredSeriesSamples() {
+    return ignoredCounter;
+  }
+
+  /**
+   * Samples held for now, as of the last batch: in scrapes waiting for the rest of their series,
+   * node/container/TaskManager values waiting to learn which jobs ran there, standby-replica
+   * samples kept for a failover. Bounded by the delivery lag and fixed caps.
+   */
+  public long pendingSamples() {
+    return pendingGauge;
+  }
+
+  /** Of {@link #pendingSamples()}, those of series every shard receives. */
+  long pendingBroadcastSamples() {
+    return pendingBroadcastGauge;
   }
 
   private void observe(Observation o) {
@@ -402,27 +445,4 @@ public final class Detector {
   public synchronized DetectorState snapshot() {
     return book.snapshot(eventTimeMs);
   }
-
-  /**
-   * Per-series cursor: which rule applies, the newest timestamp seen, and where the series' last
-   * sample went in the extractor and the book, so the next one needs no lookups there.
-   */
-  private static final class SeriesCursor {
-    /** Final, so a thread that finds this cursor in a label set's memo sees its owner. */
-    final Detector owner;
-    final MetricRule rule;
-    final Labels labels;
-    long lastTimestampMs = Long.MIN_VALUE;
-    /** Null until the first sample and after the series ended. */
-    SignalExtractor.Series extracted;
-    /** The book entry the series fed last: almost always the one its next observation feeds. */
-    SignalBook.Entry bookHint;
-
-    SeriesCursor(Detector owner, MetricRule rule, Labels labels) {
-      this.owner = owner;
-      this.rule = rule;
-      this.labels = labels;
-    }
-  }
-
 }

@@ -17,6 +17,8 @@ public final class DetectorStats {
   final AtomicLong unusedMetric = new AtomicLong();
   final AtomicLong observations = new AtomicLong();
   final AtomicLong cardinalityLimit = new AtomicLong();
+  final AtomicLong haStandby = new AtomicLong();
+  final AtomicLong haFailovers = new AtomicLong();
   /** Null for a detector's own counters; the counters read by a sum. */
   private final List<DetectorStats> parts;
 
@@ -77,5 +79,15 @@ public final class DetectorStats {
   /** Samples of new series refused because a tracked-series limit was reached. */
   public long cardinalityLimit() {
     return read(cardinalityLimit, DetectorStats::cardinalityLimit);
+  }
+
+  /** Samples of an HA pair's standby replica (see --ha-replica-label): not learned from. */
+  public long haStandby() {
+    return read(haStandby, DetectorStats::haStandby);
+  }
+
+  /** Times a source switched to the other replica of its HA pair. */
+  public long haFailovers() {
+    return read(haFailovers, DetectorStats::haFailovers);
   }
 }

@@ -36,6 +36,10 @@ final class SeriesBudget {
     this.maxPerJob = maxPerJob;
   }
 
+  int maxTotal() {
+    return maxTotal;
+  }
+
   static SeriesBudget unlimited() {
     return new SeriesBudget(Integer.MAX_VALUE, Integer.MAX_VALUE);
   }

@@ -1,24 +1,31 @@
 package dev.checkpointdoctor.detector.pipeline;
 
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
+import dev.checkpointdoctor.detector.extract.FlinkProgressBoard;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
+import dev.checkpointdoctor.detector.model.DeliverySettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.JobIdentity;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import dev.checkpointdoctor.detector.model.Labels;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
  * Several {@link Detector}s, one per thread, with the jobs spread over them by {@link
  * ShardRouter}, read as one. Each shard is a whole detector for its jobs; node, TaskManager and
- * container series go to every shard, which joins them to its own jobs. What must be unique or
- * counted once is shared: anomaly ids, the series budget, the unjoined count.
+ * container series go to every shard, which joins them to its own jobs (and, with an HA
+ * replica label, elects their replica as every other shard does). What must be unique or
+ * counted once is shared: anomaly ids, the series budget, the unjoined and idle-TaskManager
+ * counts ({@link JoinTally}), and how far each cluster's Flink series got, which node,
+ * container and TaskManager samples wait for.
  *
  * <p>The service feeds each shard from a thread of its own ({@link #shard}, {@link
  * Detector#acceptBroadcast}, {@link Detector#endBatch(long)}); {@link #accept} and {@link
@@ -30,31 +37,45 @@ public final class ShardedDetector {
   private final Detector[] shards;
   private final ShardRouter router;
   private final AtomicLong anomalyIds = new AtomicLong(1);
-  private final AtomicLong unjoinedBroadcast = new AtomicLong();
   private final DetectorStats stats;
+
+  public ShardedDetector(SignalCatalog catalog, DetectorSettings settings,
+      Supplier<Diagnoser> diagnosers, int shardCount) {
+    this(catalog, settings, DeliverySettings.defaults(), diagnosers, shardCount);
+  }
 
   /**
    * @param diagnosers one diagnoser per shard (diagnosers keep per-job caches, so no two
    *     threads may share one)
    */
   public ShardedDetector(SignalCatalog catalog, DetectorSettings settings,
-      Supplier<Diagnoser> diagnosers, int shardCount) {
+      DeliverySettings delivery, Supplier<Diagnoser> diagnosers, int shardCount) {
     this.settings = settings;
-    this.router = new ShardRouter(shardCount);
+    this.router = new ShardRouter(shardCount, delivery.jobIdentity());
     this.shards = new Detector[shardCount];
+    JoinTally tally = shardCount == 1 ? null : new JoinTally(shardCount);
+    FlinkProgressBoard board = shardCount == 1 ? null : new SharedFlinkProgress();
     List<DetectorStats> parts = new ArrayList<>();
     for (int i = 0; i < shardCount; i++) {
-      shards[i] = new Detector(catalog, settings, diagnosers.get(), anomalyIds, i, shardCount);
+      ShardRole role = shardCount == 1 ? ShardRole.ALONE
+          : new ShardRole(i, shardCount, tally, board);
+      shards[i] = new Detector(catalog, settings, delivery, diagnosers.get(), anomalyIds, role);
       parts.add(shards[i].stats());
     }
     this.stats = DetectorStats.sumOf(parts);
   }
 
+  public ShardedDetector(SignalCatalog catalog, DetectorSettings settings,
+      Supplier<Diagnoser> diagnosers, int shardCount, DetectorState restored) {
+    this(catalog, settings, DeliverySettings.defaults(), diagnosers, shardCount, restored);
+  }
+
   /** Restores a snapshot taken by {@link #snapshot()} or {@link Detector#snapshot()}, of any
    * number of shards: each job goes to the shard its key routes to now. */
   public ShardedDetector(SignalCatalog catalog, DetectorSettings settings,
-      Supplier<Diagnoser> diagnosers, int shardCount, DetectorState restored) {
-    this(catalog, settings, diagnosers, shardCount);
+      DeliverySettings delivery, Supplier<Diagnoser> diagnosers, int shardCount,
+      DetectorState restored) {
+    this(catalog, settings, delivery, diagnosers, shardCount);
     List<DetectorState> parts = ShardedState.split(restored, router);
     for (int i = 0; i < shards.length; i++) {
       shards[i].restore(parts.get(i));
@@ -63,6 +84,15 @@ public final class ShardedDetector {
 
   public DetectorSettings settings() {
     return settings;
+  }
+
+  public DeliverySettings delivery() {
+    return shards[0].delivery();
+  }
+
+  /** What makes a job key; also what routes a series to its shard. */
+  public JobIdentity jobIdentity() {
+    return shards[0].jobIdentity();
   }
 
   public int shardCount() {
@@ -92,14 +122,6 @@ public final class ShardedDetector {
     }
   }
 
-  /**
-   * Votes for the broadcast samples {@code [base, base + size)} of one request (see {@link
-   * Detector#acceptBroadcast}).
-   */
-  public UnjoinedVotes votes(int base, int size) {
-    return new UnjoinedVotes(shards.length, base, size, unjoinedBroadcast);
-  }
-
   // ------------------------------------------------------------ feeding from one thread
 
   /** Routes one series' samples to its shard, or to every shard; see {@link Detector#accept}. */
@@ -113,15 +135,20 @@ public final class ShardedDetector {
       shards[route].accept(labels, timestamps, values, from, to);
       return;
     }
-    UnjoinedVotes votes = votes(from, to - from);
     for (Detector d : shards) {
-      d.acceptBroadcast(labels, timestamps, values, from, to, votes);
+      d.acceptBroadcast(labels, timestamps, values, from, to);
     }
   }
 
-  /** Ends the batch on every shard at the event time all of them reached. */
+  /**
+   * Ends the batch on every shard at the event time all of them reached, once every shard told
+   * the others how far its Flink series got (as one detector would know at this point).
+   */
   public void endBatch() {
     long t = eventTimeMs();
+    for (Detector d : shards) {
+      d.shareProgress();
+    }
     for (Detector d : shards) {
       d.endBatch(t);
     }
@@ -234,13 +261,37 @@ public final class ShardedDetector {
     return n;
   }
 
-  /** Node and container samples no shard could join to a job; see {@link UnjoinedVotes}. */
+  /** Node and container samples no shard could join to a job; see {@link JoinTally}. */
   public long unjoinedSamples() {
-    long n = unjoinedBroadcast.get();
+    return shards[0].unjoinedSamples();
+  }
+
+  /** TaskManager samples of times no shard's job ran a task on it; see {@link JoinTally}. */
+  public long idleTaskManagerSamples() {
+    return shards[0].idleTaskManagerSamples();
+  }
+
+  /** See {@link Detector#ignoredSeriesSamples()}. */
+  public long ignoredSeriesSamples() {
+    long n = 0;
     for (Detector d : shards) {
-      n += d.unjoinedSamples();
+      n += d.ignoredSeriesSamples();
     }
     return n;
+  }
+
+  /**
+   * Samples held (see {@link Detector#pendingSamples()}): those of each shard's jobs, and of the
+   * series every shard receives as many as the shard that holds most.
+   */
+  public long pendingSamples() {
+    long own = 0;
+    long broadcast = 0;
+    for (Detector d : shards) {
+      own += d.pendingSamples() - d.pendingBroadcastSamples();
+      broadcast = Math.max(broadcast, d.pendingBroadcastSamples());
+    }
+    return own + broadcast;
   }
 
   public long lateFrameSamples() {
@@ -249,5 +300,19 @@ public final class ShardedDetector {
       n += d.lateFrameSamples();
     }
     return n;
+  }
+
+  /** The newest Flink sample per cluster over all shards, written and read by their threads. */
+  private static final class SharedFlinkProgress implements FlinkProgressBoard {
+    private final ConcurrentHashMap<String, AtomicLong> newest = new ConcurrentHashMap<>();
+
+    @Override
+    public long exchange(String cluster, long newestHere) {
+      AtomicLong n = newest.get(cluster);
+      if (n == null) {
+        n = newest.computeIfAbsent(cluster, k -> new AtomicLong(Long.MIN_VALUE));
+      }
+      return n.accumulateAndGet(newestHere, Math::max);
+    }
   }
 }

@@ -67,22 +67,46 @@ class ShardedDetectorTest {
         .toString();
   }
 
-  /** Every event a listener hears, per job, in the order heard. */
+  /**
+   * An anomaly as opened, without the causes ranked at that moment. A shard joins a node's sample
+   * to its jobs once they reported past it, without waiting for the jobs of other shards on that
+   * node as one detector does: node evidence (and a weak hypothesis from it) may reach a
+   * diagnosis one batch earlier. What a diagnosis leads with, when it changes, and the final
+   * diagnoses with every hypothesis and sentence ({@link #outcome}) are the same.
+   */
+  static String openedView(Anomaly a) {
+    return new Anomaly(0, a.job(), a.signal(), a.scope(), a.open(), a.startedAtMs(),
+        a.endedAtMs(), a.observed(), a.expected(), a.lower(), a.upper(), a.score(), List.of())
+        .toString();
+  }
+
+  /** What a diagnosis leads with: cause, confidence, since, signal (see {@link #openedView}). */
+  static String leading(Diagnosis d) {
+    return d == null ? "none" : d.cause() + " " + d.confidence() + " since " + d.sinceMs() + " "
+        + d.signal() + " failing " + d.checkpointsFailing();
+  }
+
+  /**
+   * Every event a listener hears in the order heard: evaluations per (job, signal, scope),
+   * anomaly and diagnosis events per job. Within a batch, a node's evaluations may come before
+   * or after those of the job's own series depending on when the node's samples were joined
+   * (see {@link #openedView}); each series' own sequence is the same.
+   */
   static final class Events implements DetectorListener {
     final Map<String, List<String>> perJob = new TreeMap<>();
 
-    private void add(String job, String event) {
-      perJob.computeIfAbsent(job, k -> new ArrayList<>()).add(event);
+    private void add(String key, String event) {
+      perJob.computeIfAbsent(key, k -> new ArrayList<>()).add(event);
     }
 
     @Override
     public void evaluated(dev.checkpointdoctor.detector.model.Evaluation e) {
-      add(e.job(), e.toString());
+      add(e.job() + " " + e.signal() + " " + e.scope(), e.toString());
     }
 
     @Override
     public void anomalyOpened(Anomaly a) {
-      add(a.job(), "opened " + withoutId(a));
+      add(a.job(), "opened " + openedView(a));
     }
 
     @Override
@@ -92,7 +116,7 @@ class ShardedDetectorTest {
 
     @Override
     public void diagnosisChanged(String job, Diagnosis before, Diagnosis after, long at) {
-      add(job, "diagnosis " + at + " " + before + " -> " + after);
+      add(job, "diagnosis " + at + " " + leading(before) + " -> " + leading(after));
     }
   }
 
