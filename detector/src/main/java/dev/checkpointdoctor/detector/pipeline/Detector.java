@@ -4,6 +4,7 @@ import dev.checkpointdoctor.detector.catalog.MetricRule;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.cause.UnknownCauseDiagnoser;
 import dev.checkpointdoctor.detector.extract.SignalExtractor;
+import dev.checkpointdoctor.detector.facts.MountTable;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.DeliverySettings;
@@ -54,6 +55,7 @@ public final class Detector {
   private SeriesCursor current;
   private final SignalBook book;
   private SeriesBudget budget = SeriesBudget.unlimited();
+  private MountTable mounts = new MountTable();
   private long eventTimeMs = Long.MIN_VALUE;
   private int broadcastSeries;
   // One instance instead of a new method reference per sample.
@@ -161,6 +163,11 @@ public final class Detector {
     }
   }
 
+  /** Where node_exporter's file systems are recorded (a table the cause ranker reads). */
+  public synchronized void recordMountsIn(MountTable table) {
+    mounts = table;
+  }
+
   public DetectorStats stats() {
     return stats;
   }
@@ -214,6 +221,11 @@ public final class Detector {
       MetricRule rule = catalog.ruleFor(labels.metricName());
       if (rule == null) {
         counted.unusedMetric.addAndGet(to - from);
+        return;
+      }
+      if (rule.kind().source() == MetricRule.Source.MOUNT) {
+        mounts.observe(labels); // a fact about a mount, no signal: no cursor, no budget
+        counted.processed.addAndGet(to - from);
         return;
       }
       if (!budget.tryAdd(labels, broadcast)) {

@@ -116,6 +116,16 @@ public final class ShardedDetector {
   }
 
   /** Adds a listener to every shard: it is called from every shard's thread. */
+  /**
+   * Where node_exporter's file systems are recorded (a table the cause rankers read). Mount
+   * series have no job key, so every shard receives them and records them in the one table.
+   */
+  public void recordMountsIn(dev.checkpointdoctor.detector.facts.MountTable table) {
+    for (Detector d : shards) {
+      d.recordMountsIn(table);
+    }
+  }
+
   public void addListener(DetectorListener listener) {
     for (Detector d : shards) {
       d.addListener(listener);
