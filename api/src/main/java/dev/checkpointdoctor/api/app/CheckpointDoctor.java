@@ -1,6 +1,10 @@
 package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.alerting.AlertNotifier;
+import dev.checkpointdoctor.api.fleet.FleetSettings;
+import dev.checkpointdoctor.api.fleet.FleetView;
+import dev.checkpointdoctor.api.fleet.PeerClient;
+import dev.checkpointdoctor.api.fleet.PeerDirectory;
 import dev.checkpointdoctor.api.flinkrest.FlinkFactsStore;
 import dev.checkpointdoctor.api.flinkrest.FlinkRestPoller;
 import dev.checkpointdoctor.api.history.InfluxHistory;
@@ -9,6 +13,7 @@ import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.api.series.SeriesFeed;
 import dev.checkpointdoctor.api.series.SeriesStore;
+import dev.checkpointdoctor.api.shard.ShardSpec;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.cause.CauseRanker;
 import dev.checkpointdoctor.detector.facts.MountTable;
@@ -99,7 +104,8 @@ public final class CheckpointDoctor implements AutoCloseable {
     DetectorWorker worker = new DetectorWorker(detector, settings.queueSamples(),
         settings.queueWait());
     ServiceMetrics metrics = new ServiceMetrics();
-    metrics.bindDetector(detector, worker::queuedSamples, worker::busyNanos);
+    metrics.bindDetector(detector, worker::queuedSamples, worker::busyNanos,
+        settings.fleet().shard().sharded());
     metrics.bindSnapshots(snapshots::savedCount, snapshots::failedCount,
         snapshots::lastSuccessMs);
     InfluxHistory history = null;
@@ -115,19 +121,41 @@ public final class CheckpointDoctor implements AutoCloseable {
           d -> source.anomalies(d.job(), true, Long.MIN_VALUE).stream()
               .mapToLong(Anomaly::startedAtMs).min().orElse(d.sinceMs()), metrics,
           detector.jobIdentity());
+      ShardSpec shard = settings.fleet().shard();
+      int notOwned = 0;
       for (JobSummary job : detector.jobs()) {
+        // A job that moved to another shard (N changed) is alerted there once it is learned;
+        // its frozen diagnosis here would otherwise be re-sent for ever.
+        if (shard.shardOfJob(job.job(), detector.jobIdentity()).orElse(shard.index())
+            != shard.index()) {
+          notOwned++;
+          continue;
+        }
         detector.diagnosis(job.job()).ifPresent(alerts::restored);
+      }
+      if (notOwned > 0) {
+        logger.info(notOwned + " restored jobs belong to other shards now (--shard "
+            + shard.label() + "); their alerts are left to those shards");
       }
       detector.addListener(alerts);
     }
     Vertx vertx = Vertx.vertx();
+    FleetSettings fleetSettings = settings.fleet();
+    PeerDirectory peers = null;
+    PeerClient peerClient = null;
+    if (fleetSettings.hasPeers()) {
+      peers = PeerDirectory.system(fleetSettings, Listener.scheme(settings));
+      peerClient = new PeerClient(vertx, fleetSettings.peerTimeout(), settings.access().api(),
+          settings.access().tlsCert());
+    }
+    FleetView fleet = new FleetView(fleetSettings.shard().label(), peers, peerClient);
     DecodeLimits limits = settings.limits().decodeLimits(settings.maxBodyBytes(),
         settings.maxDecompressedBytes());
     Listeners server;
     try {
       server = Listeners.listen(vertx, Listener.options(settings),
           HttpService.router(vertx, detector, worker, metrics, limits, catalog, series,
-              snapshots::problem, Listener.policy(settings, clock), facts),
+              snapshots::problem, Listener.policy(settings, clock), fleet, facts),
           Listeners.defaultCount());
     } catch (Exception e) {
       worker.close();
@@ -143,6 +171,14 @@ public final class CheckpointDoctor implements AutoCloseable {
           + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
     }
     ShardedDetector d = detector;
+    String scheme = Listener.scheme(settings);
+    // Bound to every address, the UI is reached under the machine's name, not 0.0.0.0.
+    String reach = settings.alerting().externalUrl() != null ? settings.alerting().externalUrl()
+        : defaultExternalUrl(settings.host(), server.port()).replaceFirst("^http:", scheme + ":");
+    fleet.listening(reach);
+    if (peers != null) {
+      startPeerDiscovery(vertx, peers, settings.host(), server.port());
+    }
     if (history != null) {
       logger.info("writing history to " + settings.influx().url() + " database "
           + settings.influx().database());
@@ -159,18 +195,15 @@ public final class CheckpointDoctor implements AutoCloseable {
     FlinkRestPoller poller = null;
     if (settings.flinkRest().enabled()) {
       metrics.bindFlinkRest(facts::size);
-      poller = new FlinkRestPoller(vertx, settings.flinkRest(), facts, metrics, clock);
+      poller = new FlinkRestPoller(vertx, settings.flinkRest(), facts, metrics, clock,
+          settings.fleet().shard()::mayHoldJobName);
       poller.start();
       logger.info("reading Flink REST " + settings.flinkRest().endpoints() + " every "
           + PromDuration.format(settings.flinkRest().interval()));
     }
     long timer = vertx.setPeriodic(settings.snapshotInterval().toMillis(),
         id -> vertx.executeBlocking(() -> snapshotLogged(snapshots, d), false));
-    String scheme = Listener.scheme(settings);
     String base = scheme + "://" + settings.host() + ":" + server.port();
-    // Bound to every address, the UI is reached under the machine's name, not 0.0.0.0.
-    String reach = settings.alerting().externalUrl() != null ? settings.alerting().externalUrl()
-        : defaultExternalUrl(settings.host(), server.port()).replaceFirst("^http:", scheme + ":");
     logger.info("Checkpoint Doctor listening on " + base + " (web UI " + reach + "/ui/, "
         + "remote-write /api/v1/write, API /api/v1, metrics /metrics); loaded "
         + loaded.description() + "; snapshots every "
@@ -180,6 +213,25 @@ public final class CheckpointDoctor implements AutoCloseable {
         + " (--detector-threads)");
     return new CheckpointDoctor(settings, snapshots, detector, worker, seriesFeed, vertx, server,
         timer, alerts, history, poller);
+  }
+
+  /** How often the --peers-dns name is resolved again (pods come and go). */
+  static final long PEER_DNS_REFRESH_MS = 15_000;
+
+  private static void startPeerDiscovery(Vertx vertx, PeerDirectory peers, String host,
+      int port) {
+    peers.listensOn(host, port);
+    if (peers.dnsName() == null) {
+      logger.info("peers: " + peers.peers());
+      return;
+    }
+    peers.refresh();
+    logger.info("peers: " + peers.peers() + " (" + peers.dnsName() + " resolved again every "
+        + PEER_DNS_REFRESH_MS / 1000 + "s)");
+    vertx.setPeriodic(PEER_DNS_REFRESH_MS, id -> vertx.executeBlocking(() -> {
+      peers.refresh();
+      return null;
+    }, false));
   }
 
   /**

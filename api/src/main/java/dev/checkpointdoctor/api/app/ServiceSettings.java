@@ -1,6 +1,7 @@
 package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.alerting.AlertingSettings;
+import dev.checkpointdoctor.api.fleet.FleetSettings;
 import dev.checkpointdoctor.api.flinkrest.FlinkRestSettings;
 import dev.checkpointdoctor.api.history.InfluxSettings;
 import dev.checkpointdoctor.detector.model.DeliverySettings;
@@ -34,7 +35,8 @@ public record ServiceSettings(
     AlertingSettings alerting,
     InfluxSettings influx,
     FlinkRestSettings flinkRest,
-    DeliverySettings delivery) {
+    DeliverySettings delivery,
+    FleetSettings fleet) {
 
   static final List<Option> OPTIONS = List.of(
       Option.single("--host", "CPD_HOST", "0.0.0.0", "Address to listen on."),
@@ -137,6 +139,20 @@ public record ServiceSettings(
       Option.single("--influx-user", "CPD_INFLUX_USER", null, "InfluxDB user (optional)."),
       Option.single("--influx-password", "CPD_INFLUX_PASSWORD", null,
           "InfluxDB password (optional; prefer the environment variable)."),
+      Option.single("--shard", "CPD_SHARD", null,
+          "This instance's shard I/N, counted from 0: it keeps the jobs whose hashmod of "
+              + "--shard-labels is I (as deploy remote-write relabels them); others are counted."),
+      Option.single("--shard-labels", "CPD_SHARD_LABELS", "job_name",
+          "Comma-separated labels a job's shard is hashed from, as in the Prometheus "
+              + "relabelling (e.g. cluster,job_name)."),
+      Option.repeatable("--peer", "CPD_PEERS",
+          "Base URL of another instance, e.g. http://cpd-1:9877 (env: comma-separated): the "
+              + "jobs and anomalies lists merge every instance's."),
+      Option.single("--peers-dns", "CPD_PEERS_DNS", null,
+          "NAME:PORT of a headless Service: every address NAME resolves to (again every 15s) "
+              + "is a peer."),
+      Option.single("--peer-timeout", "CPD_PEER_TIMEOUT", "2s",
+          "How long a peer may take to answer before the merged lists report it unreachable."),
       Option.repeatable("--flink-rest-url", "CPD_FLINK_REST_URLS",
           "Flink JobManager REST URL, e.g. http://jobmanager:8081, repeatable (env: "
               + "comma-separated); its checkpoint timeout, interval, storage and per-subtask "
@@ -275,11 +291,15 @@ public record ServiceSettings(
       throw new SettingsException(v.name("--data-dir") + " must name a directory");
     }
     Path dataDir = Path.of(dir);
+    DeliverySettings delivery = delivery(v);
+    FleetSettings fleet = fleetOf(v);
+    FleetFlags.checkAgainstDelivery(fleet.shard(), delivery, v::name);
     return new ServiceSettings(v.get("--host"), intOf(v, "--port", 0, 65535), dataDir,
         durationOf(v, "--snapshot-interval"), longOf(v, "--max-body-bytes", 1024, 1L << 30),
         longOf(v, "--max-decompressed-bytes", 1024, Integer.MAX_VALUE - 8),
         intOf(v, "--queue-samples", 1000, 100_000_000), queueWait(v), detectorThreads(v),
-        detector, limitsOf(v), accessOf(v), alerting(v), influx(v), flinkRest(v), delivery(v));
+        detector, limitsOf(v), accessOf(v), alerting(v), influx(v), flinkRest(v), delivery,
+        fleet);
   }
 
   /** Most detector threads: a shard index travels as a byte, and more helps no machine here. */
@@ -303,6 +323,15 @@ public record ServiceSettings(
           + "up on a request after its remote_timeout, 30s by default), got \"" + s + "\"");
     }
     return d;
+  }
+
+  private static FleetSettings fleetOf(Values v) throws SettingsException {
+    List<URI> peers = new ArrayList<>();
+    for (String p : v.all("--peer")) {
+      peers.add(httpUrl(v.name("--peer"), p));
+    }
+    return FleetFlags.parse(v.get("--shard"), v.get("--shard-labels"), peers,
+        v.get("--peers-dns"), durationOf(v, "--peer-timeout"), v::name);
   }
 
   private static DeliverySettings delivery(Values v) throws SettingsException {

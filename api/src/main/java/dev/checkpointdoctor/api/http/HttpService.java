@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.api.http;
 
+import dev.checkpointdoctor.api.fleet.FleetView;
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics.DropReason;
@@ -34,15 +35,15 @@ public final class HttpService {
    */
   public static Router router(Vertx vertx, ShardedDetector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
-      SeriesStore series, Supplier<String> notReady, IngressPolicy policy) {
+      SeriesStore series, Supplier<String> notReady, IngressPolicy policy, FleetView fleet) {
     return router(vertx, detector, worker, metrics, limits, filter, series, notReady, policy,
-        JobFactsSource.NONE);
+        fleet, JobFactsSource.NONE);
   }
 
   /** @param facts what Flink's REST API said of each job, shown with it */
   public static Router router(Vertx vertx, ShardedDetector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
-      SeriesStore series, Supplier<String> notReady, IngressPolicy policy,
+      SeriesStore series, Supplier<String> notReady, IngressPolicy policy, FleetView fleet,
       JobFactsSource facts) {
     Router router = Router.router(vertx);
     router.route().handler(ctx -> {
@@ -64,12 +65,12 @@ public final class HttpService {
         .handler(new PooledBodyReader(limits.maxCompressedBytes(),
             new RemoteWriteHandler(metrics, worker, limits, filter, policy)));
 
-    ApiRoutes api = new ApiRoutes(vertx, detector, facts);
+    ApiRoutes api = new ApiRoutes(vertx, detector, fleet, facts);
     router.get("/api/v1/jobs").handler(api::jobs);
     router.get("/api/v1/jobs/:job").handler(api::job);
     router.get("/api/v1/jobs/:job/baselines").handler(api::baselines);
     router.get("/api/v1/anomalies").handler(api::anomalies);
-    SeriesRoutes seriesRoutes = new SeriesRoutes(vertx, detector, series);
+    SeriesRoutes seriesRoutes = new SeriesRoutes(vertx, detector, series, fleet);
     router.get("/api/v1/jobs/:job/series").handler(seriesRoutes::series);
     new UiRoutes().mount(router);
 

@@ -43,6 +43,8 @@ public final class ServiceMetrics {
     FUTURE_TIMESTAMP,
     /** Timestamp older than --max-sample-age. */
     TOO_OLD,
+    /** A job's series that another shard holds (--shard; Prometheus' relabelling disagrees). */
+    NOT_THIS_SHARD,
     /** Missing or wrong credentials on the write endpoint (401). */
     UNAUTHORIZED,
     /** A new series over --max-series or --max-series-per-job (detector only). */
@@ -126,6 +128,16 @@ public final class ServiceMetrics {
    */
   public void bindDetector(ShardedDetector detector, LongSupplier queuedSamples,
       IntToLongFunction busyNanos) {
+    bindDetector(detector, queuedSamples, busyNanos, false);
+  }
+
+  /**
+   * @param sharded with --shard, node/container samples that joined none of this instance's
+   *     jobs are counted as {@code other_shard}, not {@code unjoined}: most belong to hosts of
+   *     other shards' jobs, which is expected
+   */
+  public void bindDetector(ShardedDetector detector, LongSupplier queuedSamples,
+      IntToLongFunction busyNanos, boolean sharded) {
     DetectorStats stats = detector.stats();
     CounterWithCallback.builder().name(PREFIX + "samples_processed")
         .help("Samples that reached signal extraction.")
@@ -143,13 +155,14 @@ public final class ServiceMetrics {
         }).register(registry);
     CounterWithCallback.builder().name(PREFIX + "samples_without_signal")
         .help("Processed samples that yielded no signal: node/container samples from times no "
-            + "job ran there (unjoined; see --host-alias), TaskManager samples from times it ran "
-            + "no job's task (idle_taskmanager), job samples after their scrape was finished "
-            + "(late_frame; see --max-delivery-lag), series that name nothing to watch "
+            + "job ran there (unjoined; see --host-alias; with --shard other_shard, as most "
+            + "belong to other shards' jobs), TaskManager samples from times it ran no job's task "
+            + "(idle_taskmanager), job samples after their scrape was finished (late_frame; see "
+            + "--max-delivery-lag), series that name nothing to watch "
             + "(ignored_series).")
         .labelNames("reason")
         .callback(cb -> {
-          cb.call(detector.unjoinedSamples(), "unjoined");
+          cb.call(detector.unjoinedSamples(), sharded ? "other_shard" : "unjoined");
           cb.call(detector.lateFrameSamples(), "late_frame");
           cb.call(detector.idleTaskManagerSamples(), "idle_taskmanager");
           cb.call(detector.ignoredSeriesSamples(), "ignored_series");
