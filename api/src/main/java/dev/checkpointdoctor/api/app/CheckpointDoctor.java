@@ -1,6 +1,8 @@
 package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.alerting.AlertNotifier;
+import dev.checkpointdoctor.api.bootstrap.Bootstrap;
+import dev.checkpointdoctor.api.bootstrap.HistoryFilter;
 import dev.checkpointdoctor.api.fleet.FleetSettings;
 import dev.checkpointdoctor.api.fleet.FleetView;
 import dev.checkpointdoctor.api.fleet.PeerClient;
@@ -50,13 +52,15 @@ public final class CheckpointDoctor implements AutoCloseable {
   private final long snapshotTimer;
   private final AlertNotifier alerts;
   private final InfluxHistory history;
+  private final Bootstrap bootstrap;
   private final FlinkRestPoller poller;
   private volatile boolean stopped;
 
   private CheckpointDoctor(ServiceSettings settings, SnapshotStore snapshots,
       ShardedDetector detector,
       DetectorWorker worker, SeriesFeed seriesFeed, Vertx vertx, Listeners server,
-      long snapshotTimer, AlertNotifier alerts, InfluxHistory history, FlinkRestPoller poller) {
+      long snapshotTimer, AlertNotifier alerts, InfluxHistory history, Bootstrap bootstrap,
+      FlinkRestPoller poller) {
     this.settings = settings;
     this.snapshots = snapshots;
     this.detector = detector;
@@ -67,6 +71,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     this.snapshotTimer = snapshotTimer;
     this.alerts = alerts;
     this.history = history;
+    this.bootstrap = bootstrap;
     this.poller = poller;
   }
 
@@ -108,11 +113,24 @@ public final class CheckpointDoctor implements AutoCloseable {
         settings.fleet().shard().sharded());
     metrics.bindSnapshots(snapshots::savedCount, snapshots::failedCount,
         snapshots::lastSuccessMs);
+    Bootstrap bootstrap = null;
+    java.util.Set<String> restoredJobs = new java.util.TreeSet<>();
+    // by job_name: a bootstrap reads and holds a job_name's series (of every cluster with
+    // --job-identity-labels), so a name restored in any cluster is not read again
+    for (JobSummary j : detector.jobs()) {
+      restoredJobs.add(detector.jobIdentity().jobName(j.job()));
+    }
+    if (settings.bootstrap() != null) {
+      bootstrap = new Bootstrap(settings.bootstrap(), settings.detector(), catalog, clock,
+          detector, worker, metrics, restoredJobs, seriesFeed::busy);
+      metrics.bindBootstrap(bootstrap, Bootstrap.problemReasons());
+    }
     InfluxHistory history = null;
     if (settings.influx() != null) {
       history = new InfluxHistory(settings.influx(), metrics, Duration.ofSeconds(1),
           InfluxHistory.BUFFER_POINTS, detector.jobIdentity());
-      detector.addListener(history);
+      detector.addListener(bootstrap == null ? history
+          : HistoryFilter.liveOnly(history, detector));
     }
     AlertNotifier alerts = null;
     if (settings.alerting().enabled()) {
@@ -123,6 +141,7 @@ public final class CheckpointDoctor implements AutoCloseable {
           detector.jobIdentity());
       ShardSpec shard = settings.fleet().shard();
       int notOwned = 0;
+      java.util.Set<String> announced = new java.util.HashSet<>();
       for (JobSummary job : detector.jobs()) {
         // A job that moved to another shard (N changed) is alerted there once it is learned;
         // its frozen diagnosis here would otherwise be re-sent for ever.
@@ -131,13 +150,19 @@ public final class CheckpointDoctor implements AutoCloseable {
           notOwned++;
           continue;
         }
-        detector.diagnosis(job.job()).ifPresent(alerts::restored);
+        java.util.Optional<dev.checkpointdoctor.detector.model.Diagnosis> d =
+            detector.diagnosis(job.job());
+        if (d.isPresent()) {
+          alerts.restored(d.get());
+          announced.add(job.job());
+        }
       }
       if (notOwned > 0) {
         logger.info(notOwned + " restored jobs belong to other shards now (--shard "
             + shard.label() + "); their alerts are left to those shards");
       }
-      detector.addListener(alerts);
+      detector.addListener(bootstrap == null ? alerts
+          : HistoryFilter.liveAlerts(alerts, detector, announced));
     }
     Vertx vertx = Vertx.vertx();
     FleetSettings fleetSettings = settings.fleet();
@@ -152,12 +177,21 @@ public final class CheckpointDoctor implements AutoCloseable {
     DecodeLimits limits = settings.limits().decodeLimits(settings.maxBodyBytes(),
         settings.maxDecompressedBytes());
     Listeners server;
+    Bootstrap b = bootstrap;
+    if (bootstrap != null) {
+      bootstrap.start(); // holds live samples from the first one on
+    }
     try {
       server = Listeners.listen(vertx, Listener.options(settings),
           HttpService.router(vertx, detector, worker, metrics, limits, catalog, series,
-              snapshots::problem, Listener.policy(settings, clock), fleet, facts),
+              snapshots::problem, b == null ? () -> null : b::progress,
+              b == null ? () -> false : b::blocksReadiness, Listener.policy(settings, clock),
+              fleet, facts),
           Listeners.defaultCount());
     } catch (Exception e) {
+      if (bootstrap != null) {
+        bootstrap.close();
+      }
       worker.close();
       seriesFeed.close();
       if (alerts != null) {
@@ -210,9 +244,12 @@ public final class CheckpointDoctor implements AutoCloseable {
         + PromDuration.format(settings.snapshotInterval()) + " to " + snapshots.file()
         + "; baselines ready after " + settings.detector().minObservations()
         + " observations (--min-observations); " + threads + " detector thread(s)"
-        + " (--detector-threads)");
+        + " (--detector-threads)" + (bootstrap == null ? ""
+            : "; learning from " + PromDuration.format(settings.bootstrap().window())
+                + " of history at " + settings.bootstrap().url()
+                + (settings.bootstrap().blocksReadiness() ? " (/readyz 503 until done)" : "")));
     return new CheckpointDoctor(settings, snapshots, detector, worker, seriesFeed, vertx, server,
-        timer, alerts, history, poller);
+        timer, alerts, history, bootstrap, poller);
   }
 
   /** How often the --peers-dns name is resolved again (pods come and go). */
@@ -281,6 +318,11 @@ public final class CheckpointDoctor implements AutoCloseable {
     return worker;
   }
 
+  /** The bootstrap from history, or null without --bootstrap-url. */
+  public Bootstrap bootstrap() {
+    return bootstrap;
+  }
+
   public ServiceSettings settings() {
     return settings;
   }
@@ -296,6 +338,9 @@ public final class CheckpointDoctor implements AutoCloseable {
       poller.close();
     }
     server.close();
+    if (bootstrap != null) {
+      bootstrap.close(); // releases held live samples into the worker before it drains
+    }
     worker.close();
     seriesFeed.close();
     if (alerts != null) {

@@ -36,14 +36,20 @@ public final class HttpService {
   public static Router router(Vertx vertx, ShardedDetector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
       SeriesStore series, Supplier<String> notReady, IngressPolicy policy, FleetView fleet) {
-    return router(vertx, detector, worker, metrics, limits, filter, series, notReady, policy,
-        fleet, JobFactsSource.NONE);
+    return router(vertx, detector, worker, metrics, limits, filter, series, notReady, () -> null,
+        () -> false, policy, fleet, JobFactsSource.NONE);
   }
 
-  /** @param facts what Flink's REST API said of each job, shown with it */
+  /**
+   * @param bootstrapping what the bootstrap from history is doing while it runs, or null: /readyz
+   *     says {@code "bootstrapping"} meanwhile
+   * @param bootstrapBlocks whether that answers 503 (--bootstrap-blocks-readiness) rather than 200
+   * @param facts what Flink's REST API said of each job, shown with it
+   */
   public static Router router(Vertx vertx, ShardedDetector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
-      SeriesStore series, Supplier<String> notReady, IngressPolicy policy, FleetView fleet,
+      SeriesStore series, Supplier<String> notReady, Supplier<String> bootstrapping,
+      java.util.function.BooleanSupplier bootstrapBlocks, IngressPolicy policy, FleetView fleet,
       JobFactsSource facts) {
     Router router = Router.router(vertx);
     router.route().handler(ctx -> {
@@ -82,11 +88,17 @@ public final class HttpService {
         new JsonObject().put("status", "ok")));
     router.get("/readyz").handler(ctx -> {
       String problem = worker.alive() ? notReady.get() : "the detector worker stopped";
-      JsonObject body = new JsonObject().put("status", problem == null ? "ready" : "not ready");
+      String history = bootstrapping.get();
+      boolean blocked = history != null && bootstrapBlocks.getAsBoolean();
+      JsonObject body = new JsonObject().put("status", problem != null ? "not ready"
+          : history != null ? "bootstrapping" : "ready");
       if (problem != null) {
         body.put("reason", problem);
       }
-      Responses.json(ctx, problem == null ? 200 : 503, body);
+      if (history != null) {
+        body.put("bootstrap", history);
+      }
+      Responses.json(ctx, problem == null && !blocked ? 200 : 503, body);
     });
     router.get("/metrics").handler(ctx -> vertx.executeBlocking(metrics::scrape, false)
         .onSuccess(bytes -> ctx.response().putHeader("Content-Type", metrics.contentType())

@@ -1,11 +1,15 @@
 package dev.checkpointdoctor.api.ingest;
 
 import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.DetectorInput;
 import dev.checkpointdoctor.ingest.remotewrite.DecodedWrite;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -19,7 +23,8 @@ import java.util.logging.Logger;
  * batch (up to {@link DetectorWorker#MAX_BATCH_REQUESTS}): as if Prometheus had sent them as one
  * bigger request, whose size is arbitrary anyway. Each batch ends with a re-diagnosis of the jobs
  * it touched, which costs far more than the samples of one 500-sample request; an idle shard
- * still ends a batch per request, so a lone request is diagnosed at once.
+ * still ends a batch per request, so a lone request is diagnosed at once. A {@link Barrier} in
+ * the queue ends the batch before it.
  */
 final class DetectorShardThread extends Thread {
   private static final Logger logger = Logger.getLogger(DetectorShardThread.class.getName());
@@ -27,7 +32,9 @@ final class DetectorShardThread extends Thread {
   private final int index;
   private final Detector detector;
   private final Consumer<RoutedWrite> done;
-  private final LinkedBlockingQueue<RoutedWrite> queue = new LinkedBlockingQueue<>();
+  /** {@link RoutedWrite}s and {@link Barrier}s, in the order the worker queued them. */
+  private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+  private volatile LiveSampleGate gate;
   private volatile boolean running = true;
   private volatile long busyNanos;
   private volatile long batches;
@@ -42,6 +49,14 @@ final class DetectorShardThread extends Thread {
 
   void add(RoutedWrite w) {
     queue.add(w);
+  }
+
+  void add(Barrier b) {
+    queue.add(b);
+  }
+
+  void gate(LiveSampleGate g) {
+    this.gate = g;
   }
 
   long busyNanos() {
@@ -61,7 +76,7 @@ final class DetectorShardThread extends Thread {
   public void run() {
     List<RoutedWrite> batch = new ArrayList<>();
     while (running || !queue.isEmpty()) {
-      RoutedWrite first;
+      Object first;
       try {
         first = queue.poll(100, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
@@ -72,8 +87,19 @@ final class DetectorShardThread extends Thread {
         continue;
       }
       long started = System.nanoTime();
-      batch.add(first);
-      queue.drainTo(batch, DetectorWorker.MAX_BATCH_REQUESTS - 1);
+      if (first instanceof Barrier b) {
+        if (!b.arrive()) {
+          return; // interrupted while waiting
+        }
+        busyNanos += System.nanoTime() - started;
+        continue;
+      }
+      batch.add((RoutedWrite) first);
+      // this thread alone takes from the queue: what it peeks is what it polls
+      while (batch.size() < DetectorWorker.MAX_BATCH_REQUESTS
+          && queue.peek() instanceof RoutedWrite) {
+        batch.add((RoutedWrite) queue.poll());
+      }
       long eventTime = Long.MIN_VALUE;
       try {
         for (RoutedWrite w : batch) {
@@ -102,10 +128,21 @@ final class DetectorShardThread extends Thread {
       long[] timestamps = write.timestamps();
       double[] values = write.values();
       byte[] routes = routed.routes;
+      LiveSampleGate g = gate;
       for (int i = 0; i < write.acceptedSeriesCount(); i++) {
         if (routes == null || routes[i] == index) {
+          if (g != null
+              && g.take(write.labels(i), timestamps, values, write.from(i), write.to(i))) {
+            continue;
+          }
           detector.accept(write.labels(i), timestamps, values, write.from(i), write.to(i));
         } else if (routes[i] == RoutedWrite.BROADCAST) {
+          // the first shard's copy is held (and released to every shard); the others skip theirs
+          if (g != null && (index == 0
+              ? g.take(write.labels(i), timestamps, values, write.from(i), write.to(i))
+              : g.holding(write.labels(i)))) {
+            continue;
+          }
           detector.acceptBroadcast(write.labels(i), timestamps, values, write.from(i),
               write.to(i));
         }
@@ -114,6 +151,51 @@ final class DetectorShardThread extends Thread {
       // A bug must not stop a detector thread; the request's samples stay counted as accepted
       // and the failure is logged loudly.
       logger.log(Level.SEVERE, "detector failed on a request", e);
+    }
+  }
+
+  /**
+   * A {@link DetectorTask} in every shard's queue: each shard thread that reaches it has ended
+   * its batch before it; the last to arrive runs the task (all others wait, so it may feed any
+   * shard) and lets them go on.
+   */
+  static final class Barrier {
+    final CompletableFuture<Void> done = new CompletableFuture<>();
+    private final DetectorTask task;
+    private final DetectorInput detector;
+    private final AtomicInteger waiting;
+    private final CountDownLatch ran = new CountDownLatch(1);
+
+    Barrier(DetectorTask task, DetectorInput detector, int shards) {
+      this.task = task;
+      this.detector = detector;
+      this.waiting = new AtomicInteger(shards);
+    }
+
+    /** False when interrupted while waiting for the task. */
+    boolean arrive() {
+      if (waiting.decrementAndGet() == 0) {
+        try {
+          task.run(detector);
+          done.complete(null);
+        } catch (RuntimeException e) {
+          logger.log(Level.SEVERE, "detector task failed", e);
+          done.completeExceptionally(e);
+        } finally {
+          if (!done.isDone()) {
+            done.completeExceptionally(new IllegalStateException("detector task failed"));
+          }
+          ran.countDown();
+        }
+        return true;
+      }
+      try {
+        ran.await();
+        return true;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
     }
   }
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +26,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * stuck) is refused, so the caller answers 503 well within Prometheus' 30 s remote timeout.
  * Waiting requests are bounded in samples like the queue (at least {@link #MIN_WAITING_SAMPLES});
  * beyond that a request is refused at once.
+ *
+ * <p>Bootstrapping from history adds two things: {@link DetectorTask}s (history slices, held
+ * samples released), queued in line with the requests, at which every shard thread stops while
+ * one runs the task; and a {@link LiveSampleGate} each shard thread asks before the detector,
+ * which holds a job's live samples while its history is read. Held samples have left the queue:
+ * the gate bounds them itself.
  */
 public final class DetectorWorker implements AutoCloseable {
   /**
@@ -86,6 +93,37 @@ public final class DetectorWorker implements AutoCloseable {
     for (DetectorShardThread s : shards) {
       s.start();
     }
+  }
+
+  /**
+   * Sets the gate every live series passes before the detector (call before the first request).
+   */
+  public void gate(LiveSampleGate gate) {
+    for (DetectorShardThread s : shards) {
+      s.gate(gate);
+    }
+  }
+
+  /**
+   * Runs {@code task} after the requests queued so far and before any queued later, while every
+   * shard thread waits (so it may feed any shard, through the detector's routing); the future
+   * completes when it ran (exceptionally if it failed). Tasks run in the order submitted; the
+   * caller bounds how many it has waiting. Tasks do not count against the queue's capacity.
+   */
+  public CompletableFuture<Void> submit(DetectorTask task) {
+    DetectorShardThread.Barrier barrier = new DetectorShardThread.Barrier(task, detector,
+        shards.length);
+    if (!alive()) {
+      barrier.done.completeExceptionally(
+          new IllegalStateException("the detector worker stopped"));
+      return barrier.done;
+    }
+    synchronized (this) {
+      for (DetectorShardThread s : shards) {
+        s.add(barrier);
+      }
+    }
+    return barrier.done;
   }
 
   /** Queues a request now, or returns false when it does not fit (no waiting) or we stop. */

@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Only per-series order is assumed: sources, Prometheus shards and the replicas of an HA pair
  * (see {@link DeliverySettings}) may interleave as they like within the delivery lag.
  */
-public final class Detector {
+public final class Detector implements DetectorInput {
   /** Bits of the NaN Prometheus uses to mark a series as ended. */
   public static final long STALE_NAN_BITS = 0x7ff0000000000002L;
 
@@ -58,6 +58,7 @@ public final class Detector {
   private MountTable mounts = new MountTable();
   private long eventTimeMs = Long.MIN_VALUE;
   private int broadcastSeries;
+  private boolean readingHistory;
   // One instance instead of a new method reference per sample.
   private final java.util.function.Consumer<Observation> observer = this::observe;
   // Published after every batch so /metrics can read them without waiting for the lock.
@@ -181,6 +182,7 @@ public final class Detector {
   }
 
   /** As {@link #accept(Labels, long[], double[])} for the samples {@code [from, to)}. */
+  @Override
   public synchronized void accept(Labels labels, long[] timestamps, double[] values, int from,
       int to) {
     if (election != null) {
@@ -270,10 +272,37 @@ public final class Detector {
   }
 
   /**
+   * Marks the samples accepted until {@link #endHistory()} as read from history (a Prometheus
+   * query at start-up) rather than received live: baselines note since when they learned from
+   * history, and listeners, called on this thread, can ask {@link #readingHistory()} to tell
+   * what happened in the past from what happens now. Nothing else changes: history goes through
+   * {@link #accept} and {@link #endBatch} like live samples.
+   */
+  @Override
+  public synchronized void beginHistory() {
+    readingHistory = true;
+    book.readingHistory(true);
+  }
+
+  /** Ends {@link #beginHistory()}. */
+  @Override
+  public synchronized void endHistory() {
+    readingHistory = false;
+    book.readingHistory(false);
+  }
+
+  /** True between {@link #beginHistory()} and {@link #endHistory()}. */
+  @Override
+  public synchronized boolean readingHistory() {
+    return readingHistory;
+  }
+
+  /**
    * Marks the end of one request (or a group of them): what the samples so far make complete is
    * observed, and the jobs that received observations are re-diagnosed. Request boundaries
    * decide nothing else: a scrape split over requests and shards is gathered by its timestamp.
    */
+  @Override
   public synchronized void endBatch() {
     endBatch(Long.MIN_VALUE);
   }

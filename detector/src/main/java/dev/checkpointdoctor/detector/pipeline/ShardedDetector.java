@@ -32,12 +32,13 @@ import java.util.function.Supplier;
  * #endBatch()} feed all shards from the caller's thread, as a replay does. Reads take each
  * shard's lock in turn: a job's state is consistent, as it lives in one shard.
  */
-public final class ShardedDetector {
+public final class ShardedDetector implements DetectorInput {
   private final DetectorSettings settings;
   private final Detector[] shards;
   private final ShardRouter router;
   private final AtomicLong anomalyIds = new AtomicLong(1);
   private final DetectorStats stats;
+  private volatile boolean readingHistory;
 
   public ShardedDetector(SignalCatalog catalog, DetectorSettings settings,
       Supplier<Diagnoser> diagnosers, int shardCount) {
@@ -139,6 +140,7 @@ public final class ShardedDetector {
     accept(labels, timestamps, values, 0, timestamps.length);
   }
 
+  @Override
   public void accept(Labels labels, long[] timestamps, double[] values, int from, int to) {
     int route = router.route(labels);
     if (route != ShardRouter.BROADCAST) {
@@ -154,6 +156,7 @@ public final class ShardedDetector {
    * Ends the batch on every shard at the event time all of them reached, once every shard told
    * the others how far its Flink series got (as one detector would know at this point).
    */
+  @Override
   public void endBatch() {
     long t = eventTimeMs();
     for (Detector d : shards) {
@@ -162,6 +165,33 @@ public final class ShardedDetector {
     for (Detector d : shards) {
       d.endBatch(t);
     }
+  }
+
+  /**
+   * Marks what every shard accepts until {@link #endHistory()} as read from history; see {@link
+   * Detector#beginHistory()}. Called from the one thread that feeds while the shard threads wait.
+   */
+  @Override
+  public void beginHistory() {
+    readingHistory = true;
+    for (Detector d : shards) {
+      d.beginHistory();
+    }
+  }
+
+  @Override
+  public void endHistory() {
+    for (Detector d : shards) {
+      d.endHistory();
+    }
+    readingHistory = false;
+  }
+
+  /** True between {@link #beginHistory()} and {@link #endHistory()} (all shards alike). */
+  @Override
+  public boolean readingHistory() {
+    // no shard's lock: listeners ask this on any shard's thread, holding that shard's lock
+    return readingHistory;
   }
 
   // ------------------------------------------------------------ reads

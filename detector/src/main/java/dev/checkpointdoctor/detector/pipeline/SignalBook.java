@@ -42,6 +42,8 @@ final class SignalBook {
   private final Deque<Anomaly> resolved = new ArrayDeque<>();
   /** The next anomaly's id; shared by the shards of a {@link ShardedDetector}. */
   private final java.util.concurrent.atomic.AtomicLong anomalyIds;
+  /** Set while the detector reads history: baselines note when they first learned from it. */
+  private boolean readingHistory;
   private java.util.function.LongSupplier unjoinedNode = () -> -1;
   private java.util.function.LongSupplier unjoinedContainer = () -> -1;
   private int entryCount;
@@ -90,6 +92,9 @@ final class SignalBook {
       job.historyIndex = null;
     }
     entry.history.add(o.timestampMs(), o.value());
+    if (readingHistory && entry.historySinceMs == Long.MIN_VALUE) {
+      entry.historySinceMs = o.timestampMs();
+    }
     if (o.join() != null) {
       entry.join = o.join();
     }
@@ -188,6 +193,10 @@ final class SignalBook {
       }
     }
     touched.clear();
+  }
+
+  void readingHistory(boolean on) {
+    readingHistory = on;
   }
 
   Diagnosis diagnosis(String jobName) {
@@ -293,7 +302,7 @@ final class SignalBook {
           BaselineView v = e.getValue().tracker.view();
           out.add(new BaselineSummary(j.name, e.getKey().signal, e.getKey().scope, v.state(),
               v.expected(), v.lower(), v.upper(), v.observations(), v.lastTimestampMs(),
-              v.lastObserved(), e.getValue().join));
+              v.lastObserved(), e.getValue().join, e.getValue().historySinceMs));
         });
     return out;
   }
@@ -393,6 +402,8 @@ final class SignalBook {
     String join;
     /** Not snapshotted: rebuilt from new observations after a restore. */
     RecentHistory history;
+    /** First observation learned from history; not snapshotted (a restart shows live only). */
+    long historySinceMs = Long.MIN_VALUE;
 
     private Entry(Job job, Key key, SignalTracker tracker) {
       this.job = job;
