@@ -15,7 +15,12 @@ import dev.checkpointdoctor.ingest.remotewrite.RemoteWriteDecoder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Comparator;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import dev.checkpointdoctor.detector.model.Labels;
 import org.junit.jupiter.api.Test;
 
 class DetectorWorkerTest {
@@ -188,5 +193,99 @@ class DetectorWorkerTest {
     closing.join();
     assertThat(more.log).containsExactly("a queued", "b refused");
     assertThat(waiting.processedRequests()).isEqualTo(1);
+  }
+
+  @Test
+  void aTaskRunsAfterTheRequestsBeforeItAndBeforeTheOnesAfterItOnEveryShard() throws Exception {
+    FlinkFleet fleet = new FlinkFleet(6, 2, 4);
+    List<DecodedWrite> all = writes(fleet, 2);
+    List<DecodedWrite> first = all.subList(0, all.size() / 2);
+    ShardedDetector reference = detector(1);
+    DetectorWorker one = new DetectorWorker(reference, 10_000_000);
+    for (DecodedWrite w : writes(fleet, 1)) {
+      assertThat(one.offer(w)).isTrue();
+    }
+    one.close();
+    long firstRound = reference.stats().processed();
+
+    ShardedDetector three = detector(3);
+    DetectorWorker worker = new DetectorWorker(three, 10_000_000);
+    CountDownLatch go = new CountDownLatch(1);
+    // every shard stops at this task until the rest is queued
+    CompletableFuture<Void> stop = worker.submit(d -> {
+      try {
+        go.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    for (DecodedWrite w : first) {
+      assertThat(worker.offer(w)).isTrue();
+    }
+    long[] seen = new long[1];
+    CompletableFuture<Void> between = worker.submit(d -> seen[0] = three.stats().processed());
+    for (DecodedWrite w : all.subList(first.size(), all.size())) {
+      assertThat(worker.offer(w)).isTrue();
+    }
+    go.countDown();
+    stop.get(30, TimeUnit.SECONDS);
+    between.get(30, TimeUnit.SECONDS);
+    worker.close();
+    assertThat(seen[0]).as("every shard processed the first round, none the second")
+        .isEqualTo(firstRound);
+    assertThat(three.stats().processed()).isGreaterThan(firstRound);
+  }
+
+  @Test
+  void aGateHoldsEachSeriesOnceOverAllShardsAndATaskFeedsThemToTheirShards() throws Exception {
+    FlinkFleet fleet = new FlinkFleet(6, 2, 4);
+    ShardedDetector reference = detector(1);
+    DetectorWorker one = new DetectorWorker(reference, 10_000_000);
+    for (DecodedWrite w : writes(fleet, 2)) {
+      assertThat(one.offer(w)).isTrue();
+    }
+    one.close();
+
+    record Held(Labels labels, long[] ts, double[] vs) {}
+    List<Held> held = new CopyOnWriteArrayList<>();
+    boolean[] holding = {true}; // changed in a task only, while no shard reads it
+    ShardedDetector three = detector(3);
+    DetectorWorker worker = new DetectorWorker(three, 10_000_000);
+    worker.gate(new LiveSampleGate() {
+      @Override
+      public boolean take(Labels labels, long[] timestamps, double[] values, int from, int to) {
+        if (holding[0]) {
+          held.add(new Held(labels, java.util.Arrays.copyOfRange(timestamps, from, to),
+              java.util.Arrays.copyOfRange(values, from, to)));
+        }
+        return holding[0];
+      }
+
+      @Override
+      public boolean holding(Labels labels) {
+        return holding[0];
+      }
+    });
+    long accepted = 0;
+    for (DecodedWrite w : writes(fleet, 2)) {
+      accepted += w.acceptedSampleCount();
+      assertThat(worker.offer(w)).isTrue();
+    }
+    worker.submit(d -> {
+      holding[0] = false;
+      List<Held> byTime = new ArrayList<>(held);
+      byTime.sort(Comparator.comparingLong(h -> h.ts()[0]));
+      for (Held h : byTime) {
+        d.accept(h.labels(), h.ts(), h.vs(), 0, h.ts().length);
+      }
+      d.endBatch();
+    }).get(30, TimeUnit.SECONDS);
+    worker.close();
+    assertThat(held.stream().mapToLong(h -> h.ts().length).sum())
+        .as("a series every shard receives is held once").isEqualTo(accepted);
+    assertThat(three.jobs()).isEqualTo(reference.jobs()).hasSize(6);
+    assertThat(three.trackedSeries()).isEqualTo(reference.trackedSeries())
+        .isEqualTo(fleet.usedSeries());
+    assertThat(three.stats().processed()).isEqualTo(reference.stats().processed());
   }
 }
