@@ -88,10 +88,11 @@ final class DetectorShardThread extends Thread {
       }
       long started = System.nanoTime();
       if (first instanceof Barrier b) {
-        if (!b.arrive()) {
-          return; // interrupted while waiting
+        if (b.ranHere()) {
+          busyNanos += System.nanoTime() - started; // waiting for it is not busy
+        } else if (Thread.currentThread().isInterrupted()) {
+          return;
         }
-        busyNanos += System.nanoTime() - started;
         continue;
       }
       batch.add((RoutedWrite) first);
@@ -172,8 +173,8 @@ final class DetectorShardThread extends Thread {
       this.waiting = new AtomicInteger(shards);
     }
 
-    /** False when interrupted while waiting for the task. */
-    boolean arrive() {
+    /** Arrives; true when this thread ran the task, false when it waited for another. */
+    boolean ranHere() {
       if (waiting.decrementAndGet() == 0) {
         try {
           task.run(detector);
@@ -191,11 +192,10 @@ final class DetectorShardThread extends Thread {
       }
       try {
         ran.await();
-        return true;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return false;
       }
+      return false;
     }
   }
 }
