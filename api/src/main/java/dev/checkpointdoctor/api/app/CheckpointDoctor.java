@@ -21,8 +21,8 @@ import dev.checkpointdoctor.detector.cause.CauseRanker;
 import dev.checkpointdoctor.detector.facts.MountTable;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
-import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.detector.pipeline.DetectorState;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerOptions;
@@ -44,7 +44,7 @@ public final class CheckpointDoctor implements AutoCloseable {
 
   private final ServiceSettings settings;
   private final SnapshotStore snapshots;
-  private final Detector detector;
+  private final ShardedDetector detector;
   private final DetectorWorker worker;
   private final SeriesFeed seriesFeed;
   private final Vertx vertx;
@@ -56,7 +56,8 @@ public final class CheckpointDoctor implements AutoCloseable {
   private final FlinkRestPoller poller;
   private volatile boolean stopped;
 
-  private CheckpointDoctor(ServiceSettings settings, SnapshotStore snapshots, Detector detector,
+  private CheckpointDoctor(ServiceSettings settings, SnapshotStore snapshots,
+      ShardedDetector detector,
       DetectorWorker worker, SeriesFeed seriesFeed, Vertx vertx, Listeners server,
       long snapshotTimer, AlertNotifier alerts, InfluxHistory history, Bootstrap bootstrap,
       FlinkRestPoller poller) {
@@ -82,15 +83,21 @@ public final class CheckpointDoctor implements AutoCloseable {
     // cause ranker at diagnosis time
     FlinkFactsStore facts = new FlinkFactsStore();
     MountTable mounts = new MountTable();
-    Detector detector;
+    ShardedDetector detector;
+    int threads = settings.detectorThreads();
+    java.util.function.Supplier<dev.checkpointdoctor.detector.pipeline.Diagnoser> rankers =
+        () -> new CauseRanker(settings.detector(), facts, mounts);
     try {
-      detector = new Detector(catalog, settings.detector(), settings.delivery(),
-          new CauseRanker(settings.detector(), facts, mounts), loaded.state());
+      detector = loaded.state() == null
+          ? new ShardedDetector(catalog, settings.detector(), settings.delivery(), rankers,
+              threads)
+          : new ShardedDetector(catalog, settings.detector(), settings.delivery(), rankers,
+              threads, loaded.state());
     } catch (RuntimeException e) {
       logger.log(Level.WARNING, "snapshot could not be restored (" + e.getMessage()
           + "); starting empty");
-      detector = new Detector(catalog, settings.detector(), settings.delivery(),
-          new CauseRanker(settings.detector(), facts, mounts));
+      detector = new ShardedDetector(catalog, settings.detector(), settings.delivery(), rankers,
+          threads);
       loaded = new SnapshotStore.Loaded(null, "snapshot not restorable (" + e.getMessage()
           + "), starting empty");
     }
@@ -99,9 +106,11 @@ public final class CheckpointDoctor implements AutoCloseable {
     SeriesStore series = new SeriesStore();
     SeriesFeed seriesFeed = new SeriesFeed(series);
     detector.addListener(seriesFeed);
-    DetectorWorker worker = new DetectorWorker(detector, settings.queueSamples());
+    DetectorWorker worker = new DetectorWorker(detector, settings.queueSamples(),
+        settings.queueWait());
     ServiceMetrics metrics = new ServiceMetrics();
-    metrics.bindDetector(detector, worker::queuedSamples, settings.fleet().shard().sharded());
+    metrics.bindDetector(detector, worker::queuedSamples, worker::busyNanos,
+        settings.fleet().shard().sharded());
     metrics.bindSnapshots(snapshots::savedCount, snapshots::failedCount,
         snapshots::lastSuccessMs);
     Bootstrap bootstrap = null;
@@ -125,7 +134,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     }
     AlertNotifier alerts = null;
     if (settings.alerting().enabled()) {
-      Detector source = detector;
+      ShardedDetector source = detector;
       alerts = new AlertNotifier(settings.alerting(), clock, source::diagnosis,
           d -> source.anomalies(d.job(), true, Long.MIN_VALUE).stream()
               .mapToLong(Anomaly::startedAtMs).min().orElse(d.sinceMs()), metrics,
@@ -195,7 +204,7 @@ public final class CheckpointDoctor implements AutoCloseable {
       throw new IOException("cannot listen on " + settings.host() + ":" + settings.port() + ": "
           + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
     }
-    Detector d = detector;
+    ShardedDetector d = detector;
     String scheme = Listener.scheme(settings);
     // Bound to every address, the UI is reached under the machine's name, not 0.0.0.0.
     String reach = settings.alerting().externalUrl() != null ? settings.alerting().externalUrl()
@@ -234,7 +243,8 @@ public final class CheckpointDoctor implements AutoCloseable {
         + loaded.description() + "; snapshots every "
         + PromDuration.format(settings.snapshotInterval()) + " to " + snapshots.file()
         + "; baselines ready after " + settings.detector().minObservations()
-        + " observations (--min-observations)" + (bootstrap == null ? ""
+        + " observations (--min-observations); " + threads + " detector thread(s)"
+        + " (--detector-threads)" + (bootstrap == null ? ""
             : "; learning from " + PromDuration.format(settings.bootstrap().window())
                 + " of history at " + settings.bootstrap().url()
                 + (settings.bootstrap().blocksReadiness() ? " (/readyz 503 until done)" : "")));
@@ -265,7 +275,7 @@ public final class CheckpointDoctor implements AutoCloseable {
    * One periodic snapshot. A failure is logged with its reason when it starts and when it ends,
    * not every interval; meanwhile /readyz fails and /metrics counts the failures.
    */
-  private static Void snapshotLogged(SnapshotStore snapshots, Detector detector) {
+  private static Void snapshotLogged(SnapshotStore snapshots, ShardedDetector detector) {
     boolean wasFailing = snapshots.problem() != null;
     try {
       snapshots.save(detector.snapshot());
@@ -300,7 +310,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     return server.port();
   }
 
-  public Detector detector() {
+  public ShardedDetector detector() {
     return detector;
   }
 

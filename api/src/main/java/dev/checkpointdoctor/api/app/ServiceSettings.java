@@ -28,6 +28,8 @@ public record ServiceSettings(
     long maxBodyBytes,
     long maxDecompressedBytes,
     int queueSamples,
+    Duration queueWait,
+    int detectorThreads,
     DetectorSettings detector,
     IngestLimits limits,
     AccessSettings access,
@@ -51,7 +53,12 @@ public record ServiceSettings(
       Option.single("--max-decompressed-bytes", "CPD_MAX_DECOMPRESSED_BYTES", "67108864",
           "Largest declared decompressed size accepted (413 above)."),
       Option.single("--queue-samples", "CPD_QUEUE_SAMPLES", "1000000",
-          "Samples that may wait for the detector; beyond this writes get 503 and are retried."),
+          "Samples that may wait for the detector; beyond this writes wait for room."),
+      Option.single("--queue-wait", "CPD_QUEUE_WAIT", "10s",
+          "How long a write may wait for room in a full queue before it gets 503 (0s: at once)."),
+      Option.single("--detector-threads", "CPD_DETECTOR_THREADS", null,
+          "Threads that run the detector, jobs spread over them by job key (default: the "
+              + "number of cores)."),
       Option.single("--min-observations", "CPD_MIN_OBSERVATIONS", "20",
           "Observations a baseline needs before it may flag anomalies (lower for a lab)."),
       Option.single("--window", "CPD_WINDOW", "120",
@@ -314,8 +321,32 @@ public record ServiceSettings(
     return new ServiceSettings(v.get("--host"), intOf(v, "--port", 0, 65535), dataDir,
         durationOf(v, "--snapshot-interval"), longOf(v, "--max-body-bytes", 1024, 1L << 30),
         longOf(v, "--max-decompressed-bytes", 1024, Integer.MAX_VALUE - 8),
-        intOf(v, "--queue-samples", 1000, 100_000_000), detector, limitsOf(v), accessOf(v),
-        alerting(v), influx(v), flinkRest(v), delivery, bootstrap(v), fleet);
+        intOf(v, "--queue-samples", 1000, 100_000_000), queueWait(v), detectorThreads(v),
+        detector, limitsOf(v), accessOf(v), alerting(v), influx(v), flinkRest(v), delivery,
+        bootstrap(v), fleet);
+  }
+
+  /** Most detector threads: a shard index travels as a byte, and more helps no machine here. */
+  static final int MAX_DETECTOR_THREADS = 64;
+
+  private static int detectorThreads(Values v) throws SettingsException {
+    if (v.get("--detector-threads") == null) {
+      return Math.min(MAX_DETECTOR_THREADS, Runtime.getRuntime().availableProcessors());
+    }
+    return intOf(v, "--detector-threads", 1, MAX_DETECTOR_THREADS);
+  }
+
+  private static Duration queueWait(Values v) throws SettingsException {
+    String s = v.get("--queue-wait");
+    if (s.trim().matches("0(ms|s|m|h|d)?")) {
+      return Duration.ZERO;
+    }
+    Duration d = durationOf(v, "--queue-wait");
+    if (d.compareTo(Duration.ofMinutes(5)) > 0) {
+      throw new SettingsException(v.name("--queue-wait") + " must be at most 5m (Prometheus gives "
+          + "up on a request after its remote_timeout, 30s by default), got \"" + s + "\"");
+    }
+    return d;
   }
 
   private static FleetSettings fleetOf(Values v) throws SettingsException {

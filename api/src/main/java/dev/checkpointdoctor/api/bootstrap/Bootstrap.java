@@ -5,7 +5,7 @@ import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
-import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.DetectorInput;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -88,7 +88,7 @@ public final class Bootstrap implements AutoCloseable, LiveHold.NewJobs,
    *     next slice waits, rather than history overflowing their queues
    */
   public Bootstrap(BootstrapSettings settings, DetectorSettings detectorSettings,
-      SignalCatalog catalog, Clock clock, Detector detector, DetectorWorker worker,
+      SignalCatalog catalog, Clock clock, DetectorInput detector, DetectorWorker worker,
       ServiceMetrics metrics, Collection<String> restoredJobs, BooleanSupplier downstreamBusy)
       throws Exception {
     this.settings = settings;

@@ -2,6 +2,7 @@ package dev.checkpointdoctor.api.bootstrap;
 
 import dev.checkpointdoctor.detector.model.Labels;
 import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.DetectorInput;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -52,7 +53,7 @@ final class HistoryFeed {
     return (job == null ? "" : job) + '\u0000' + (instance == null ? "" : instance);
   }
 
-  void feed(Detector detector, TargetReader.Slice slice) {
+  void feed(DetectorInput detector, TargetReader.Slice slice) {
     sliceNo++;
     Grid grid = slice.grid();
     // Series by scrape target, in answer order within each (checkpoint tier first).
@@ -149,7 +150,7 @@ final class HistoryFeed {
    * one fed, nothing when it is the same scrape again or a step after the target's last scrape
    * (the server's lookback repeating it), a stale marker when the series is gone.
    */
-  private void step(Detector detector, Fed f, int i, long scrapeMs, long stepMs) {
+  private void step(DetectorInput detector, Fed f, int i, long scrapeMs, long stepMs) {
     double v = f.values[i];
     SeriesState st = f.state;
     if (Matrix.absent(v)) {
@@ -176,7 +177,7 @@ final class HistoryFeed {
   }
 
   /** A series present before and gone now: Prometheus would have sent a stale marker. */
-  private void stale(Detector detector, Fed f, long t) {
+  private void stale(DetectorInput detector, Fed f, long t) {
     SeriesState st = f.state;
     if (!st.present) {
       return;

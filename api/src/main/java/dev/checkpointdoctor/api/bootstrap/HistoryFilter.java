@@ -3,7 +3,7 @@ package dev.checkpointdoctor.api.bootstrap;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.Evaluation;
-import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.DetectorInput;
 import dev.checkpointdoctor.detector.pipeline.DetectorListener;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,8 +17,9 @@ import java.util.Set;
  * closes. InfluxDB gets nothing from history: it already lives in Prometheus, and a week of a
  * fleet would flood the writer's buffer.
  *
- * <p>Called on the detector thread (listeners are), where {@link Detector#readingHistory()} says
- * whether the event comes from history.
+ * <p>Called on the detector threads (listeners are), where {@link DetectorInput#readingHistory()}
+ * says whether the event comes from history; with several detector threads, from all of them at
+ * once.
  */
 public final class HistoryFilter {
   private HistoryFilter() {}
@@ -28,13 +29,13 @@ public final class HistoryFilter {
    *
    * @param alreadyAnnounced jobs whose diagnosis was restored from a snapshot and re-announced
    */
-  public static DetectorListener liveAlerts(DetectorListener alerts, Detector detector,
+  public static DetectorListener liveAlerts(DetectorListener alerts, DetectorInput detector,
       Set<String> alreadyAnnounced) {
     return new LiveAlerts(alerts, detector, alreadyAnnounced);
   }
 
   /** Passes to {@code target} only what happens on live samples. */
-  public static DetectorListener liveOnly(DetectorListener target, Detector detector) {
+  public static DetectorListener liveOnly(DetectorListener target, DetectorInput detector) {
     return new DetectorListener() {
       @Override
       public void evaluated(Evaluation e) {
@@ -68,7 +69,7 @@ public final class HistoryFilter {
 
   private static final class LiveAlerts implements DetectorListener {
     private final DetectorListener alerts;
-    private final Detector detector;
+    private final DetectorInput detector;
     /** Open anomalies that opened on live samples, by job. */
     private final Map<String, Set<Long>> liveOpen = new HashMap<>();
     /** Jobs whose diagnosis was passed on (alert firing) until it closes. */
@@ -76,7 +77,7 @@ public final class HistoryFilter {
     /** The diagnosis of a job kept back because its anomalies came from history. */
     private final Map<String, Diagnosis> heldBack = new HashMap<>();
 
-    LiveAlerts(DetectorListener alerts, Detector detector, Set<String> alreadyAnnounced) {
+    LiveAlerts(DetectorListener alerts, DetectorInput detector, Set<String> alreadyAnnounced) {
       this.alerts = alerts;
       this.detector = detector;
       this.announced.addAll(alreadyAnnounced);
@@ -87,6 +88,10 @@ public final class HistoryFilter {
       if (detector.readingHistory()) {
         return;
       }
+      opened(a);
+    }
+
+    private synchronized void opened(Anomaly a) {
       liveOpen.computeIfAbsent(a.job(), j -> new HashSet<>()).add(a.id());
       Diagnosis waiting = heldBack.remove(a.job());
       if (waiting != null && announced.add(a.job())) {
@@ -96,7 +101,7 @@ public final class HistoryFilter {
     }
 
     @Override
-    public void anomalyResolved(Anomaly a) {
+    public synchronized void anomalyResolved(Anomaly a) {
       Set<Long> open = liveOpen.get(a.job());
       if (open != null && open.remove(a.id()) && open.isEmpty()) {
         liveOpen.remove(a.job());
@@ -104,7 +109,8 @@ public final class HistoryFilter {
     }
 
     @Override
-    public void diagnosisChanged(String job, Diagnosis before, Diagnosis after, long t) {
+    public synchronized void diagnosisChanged(String job, Diagnosis before, Diagnosis after,
+        long t) {
       if (after == null) {
         heldBack.remove(job);
         if (announced.remove(job)) {

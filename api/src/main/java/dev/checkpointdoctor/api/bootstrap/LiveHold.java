@@ -2,17 +2,17 @@ package dev.checkpointdoctor.api.bootstrap;
 
 import dev.checkpointdoctor.api.ingest.LiveSampleGate;
 import dev.checkpointdoctor.detector.model.Labels;
-import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.DetectorInput;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -26,8 +26,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Bounded: at most {@code capacity} samples in all holds. When full, a job still waiting for
  * its turn gives up its history: its held samples go to the detector at once and it learns live
  * (the one with most held first); only when no waiting job is left (the one reading now, and the
- * shared series at a first start) are samples dropped, and counted. Used on the detector thread
- * only (the gate and the release tasks), except the counters.
+ * shared series at a first start) are samples dropped, and counted.
+ *
+ * <p>Every detector thread asks the gate at once: a series of a job that learns live passes
+ * without a lock (most of them, once the start-up is done); the rest is taken under this
+ * object's lock. A job turns live only once its held samples were fed, so none of its live
+ * samples can overtake them.
  */
 final class LiveHold implements LiveSampleGate {
   /** Hold key of the series without a job_name. */
@@ -52,10 +56,10 @@ final class LiveHold implements LiveSampleGate {
 
   private final long capacity;
   private final NewJobs newJobs;
-  private final Detector detector;
-  private final Set<String> live = new HashSet<>();
+  private final DetectorInput detector;
+  private final Set<String> live = ConcurrentHashMap.newKeySet();
   private final Map<String, Map<Labels, Buffer>> held = new HashMap<>();
-  private boolean sharedHeld;
+  private volatile boolean sharedHeld;
   private long heldSamples;
   private final AtomicLong heldGauge = new AtomicLong();
   private final AtomicLong droppedFull = new AtomicLong();
@@ -68,7 +72,7 @@ final class LiveHold implements LiveSampleGate {
    *     {@link #SHARED}
    */
   LiveHold(long capacity, Collection<String> liveJobs, boolean holdShared, NewJobs newJobs,
-      Detector detector) {
+      DetectorInput detector) {
     this.capacity = capacity;
     this.newJobs = newJobs;
     this.detector = detector;
@@ -77,8 +81,23 @@ final class LiveHold implements LiveSampleGate {
   }
 
   @Override
+  public boolean holding(Labels labels) {
+    return sharedHeld && labels.get("job_name") == null;
+  }
+
+  @Override
   public boolean take(Labels labels, long[] timestamps, double[] values, int from, int to) {
     String job = labels.get("job_name");
+    if (job == null ? !sharedHeld : live.contains(job)) {
+      return false;
+    }
+    synchronized (this) {
+      return takeLocked(job, labels, timestamps, values, from, to);
+    }
+  }
+
+  private boolean takeLocked(String job, Labels labels, long[] timestamps, double[] values,
+      int from, int to) {
     Map<Labels, Buffer> hold;
     if (job == null) {
       if (!sharedHeld) {
@@ -147,13 +166,23 @@ final class LiveHold implements LiveSampleGate {
    * their instance ({@code coveredUntil}, by {@link HistoryFeed#instanceKey}); from now on its
    * samples pass. Runs on the detector thread.
    */
-  void release(String key, Map<String, Long> coveredUntil, Detector detector) {
-    if (key.equals(SHARED)) {
-      sharedHeld = false;
-    } else {
-      live.add(key);
-    }
+  synchronized void release(String key, Map<String, Long> coveredUntil,
+      DetectorInput detector) {
     Map<Labels, Buffer> hold = held.remove(key);
+    try {
+      feed(hold, coveredUntil, detector);
+    } finally {
+      // only now: a live sample of the job that passed earlier would overtake the held ones
+      if (key.equals(SHARED)) {
+        sharedHeld = false;
+      } else {
+        live.add(key);
+      }
+    }
+  }
+
+  private void feed(Map<Labels, Buffer> hold, Map<String, Long> coveredUntil,
+      DetectorInput detector) {
     if (hold == null || hold.isEmpty()) {
       return;
     }
@@ -219,7 +248,7 @@ final class LiveHold implements LiveSampleGate {
   }
 
   /** Releases every hold (at shutdown: what was accepted is processed, history or not). */
-  void releaseAll(Detector detector) {
+  synchronized void releaseAll(DetectorInput detector) {
     for (String key : new ArrayList<>(held.keySet())) {
       release(key, Map.of(), detector);
     }

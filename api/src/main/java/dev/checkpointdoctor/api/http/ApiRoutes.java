@@ -6,7 +6,7 @@ import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import dev.checkpointdoctor.detector.model.Signal;
-import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import dev.checkpointdoctor.api.fleet.FleetView;
 import dev.checkpointdoctor.api.fleet.Instance;
 import io.vertx.core.Future;
@@ -29,11 +29,11 @@ import java.util.concurrent.Callable;
  */
 final class ApiRoutes {
   private final Vertx vertx;
-  private final Detector detector;
+  private final ShardedDetector detector;
   private final FleetView fleet;
   private final JobFactsSource facts;
 
-  ApiRoutes(Vertx vertx, Detector detector, FleetView fleet, JobFactsSource facts) {
+  ApiRoutes(Vertx vertx, ShardedDetector detector, FleetView fleet, JobFactsSource facts) {
     this.vertx = vertx;
     this.detector = detector;
     this.fleet = fleet;

@@ -7,7 +7,7 @@ import dev.checkpointdoctor.api.metrics.ServiceMetrics.DropReason;
 import dev.checkpointdoctor.api.series.SeriesStore;
 import dev.checkpointdoctor.detector.facts.JobFactsSource;
 import dev.checkpointdoctor.detector.model.MetricNameFilter;
-import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -33,7 +33,7 @@ public final class HttpService {
   /**
    * @param notReady why the service is not ready (a snapshot failing), or null when it is
    */
-  public static Router router(Vertx vertx, Detector detector, DetectorWorker worker,
+  public static Router router(Vertx vertx, ShardedDetector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
       SeriesStore series, Supplier<String> notReady, IngressPolicy policy, FleetView fleet) {
     return router(vertx, detector, worker, metrics, limits, filter, series, notReady, () -> null,
@@ -46,7 +46,7 @@ public final class HttpService {
    * @param bootstrapBlocks whether that answers 503 (--bootstrap-blocks-readiness) rather than 200
    * @param facts what Flink's REST API said of each job, shown with it
    */
-  public static Router router(Vertx vertx, Detector detector, DetectorWorker worker,
+  public static Router router(Vertx vertx, ShardedDetector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
       SeriesStore series, Supplier<String> notReady, Supplier<String> bootstrapping,
       java.util.function.BooleanSupplier bootstrapBlocks, IngressPolicy policy, FleetView fleet,

@@ -15,7 +15,8 @@ import java.util.Locale;
 /**
  * {@code POST /api/v1/write}: Prometheus remote-write 1.0. Status codes follow what Prometheus
  * does with them: 204 taken, 4xx dropped by the sender (malformed, too large, wrong media type),
- * 503 retried (we are behind).
+ * 503 retried (we are behind). A request that finds the detector queue full waits for room before
+ * it is answered (see {@link DetectorWorker}): the answer's delay is the back-pressure.
  */
 final class RemoteWriteHandler implements PooledBodyReader.Body {
   static final String PATH = "/api/v1/write";
@@ -75,17 +76,37 @@ final class RemoteWriteHandler implements PooledBodyReader.Body {
       ctx.response().setStatusCode(204).end();
       return;
     }
-    if (!worker.offer(write)) {
-      write.release();
-      metrics.rejected(DropReason.OVERLOADED);
-      metrics.dropped(DropReason.OVERLOADED, write.acceptedSampleCount());
-      ctx.response().putHeader("Retry-After", "1");
-      Responses.error(ctx, 503, "detector queue is full (" + worker.queuedSamples()
-          + " samples waiting); retry later or raise --queue-samples");
-      return;
+    DecodedWrite queued = write;
+    io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
+    worker.submit(write, new DetectorWorker.Answer() {
+      @Override
+      public void queued(long waitedNanos) {
+        metrics.queueWaited(waitedNanos);
+        metrics.accepted(queued.acceptedSampleCount());
+        onContext(context, () -> ctx.response().setStatusCode(204).end());
+      }
+
+      @Override
+      public void refused() {
+        queued.release();
+        metrics.rejected(DropReason.OVERLOADED);
+        metrics.dropped(DropReason.OVERLOADED, queued.acceptedSampleCount());
+        onContext(context, () -> {
+          ctx.response().putHeader("Retry-After", "1");
+          Responses.error(ctx, 503, "detector queue is full (" + worker.queuedSamples()
+              + " samples waiting); retry later or raise --queue-samples");
+        });
+      }
+    });
+  }
+
+  /** Answers on the request's event loop: at once when already there, else by a task. */
+  private static void onContext(io.vertx.core.Context context, Runnable answer) {
+    if (io.vertx.core.Vertx.currentContext() == context) {
+      answer.run();
+    } else {
+      context.runOnContext(v -> answer.run());
     }
-    metrics.accepted(write.acceptedSampleCount());
-    ctx.response().setStatusCode(204).end();
   }
 
   /** Null when the request is remote-write 1.0 as Prometheus sends it, else what is wrong. */

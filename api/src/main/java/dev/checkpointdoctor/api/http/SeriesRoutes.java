@@ -5,7 +5,7 @@ import dev.checkpointdoctor.api.series.SeriesStore;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import dev.checkpointdoctor.detector.model.Signal;
-import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import dev.checkpointdoctor.api.fleet.FleetView;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -28,11 +28,11 @@ final class SeriesRoutes {
   private static final long DEFAULT_RANGE_MS = Duration.ofHours(24).toMillis();
 
   private final Vertx vertx;
-  private final Detector detector;
+  private final ShardedDetector detector;
   private final SeriesStore store;
   private final FleetView fleet;
 
-  SeriesRoutes(Vertx vertx, Detector detector, SeriesStore store, FleetView fleet) {
+  SeriesRoutes(Vertx vertx, ShardedDetector detector, SeriesStore store, FleetView fleet) {
     this.vertx = vertx;
     this.detector = detector;
     this.store = store;

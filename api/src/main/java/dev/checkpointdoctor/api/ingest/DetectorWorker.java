@@ -1,193 +1,295 @@
 package dev.checkpointdoctor.api.ingest;
 
-import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodedWrite;
+import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
- * The one thread that feeds the detector. HTTP threads hand over whole decoded requests; the
- * queue is bounded in samples, and a request that does not fit is refused (the caller answers 503
- * so Prometheus retries it) rather than accepted and lost.
+ * Feeds the detector's shards, one thread each ({@link DetectorShardThread}). HTTP threads hand
+ * over whole decoded requests; the queue is bounded in samples (shared by all shards: a request
+ * counts until every shard processed it).
  *
- * <p>Requests that are already waiting when the worker takes one are processed as one detector
- * batch (up to {@link #MAX_BATCH_REQUESTS}): as if Prometheus had sent them as one bigger request,
- * whose size is arbitrary anyway. Each batch ends with a re-diagnosis of the jobs it touched, which
- * costs far more than the samples of one 500-sample request; an idle worker still ends a batch
- * per request, so a lone request is diagnosed at once.
+ * <p>When a request does not fit, it waits for room, up to {@code maxWait}, and is answered once
+ * queued: back-pressure. Prometheus sends a shard's next request only after the answer, so a
+ * slower answer slows it down to what the detector takes, without losing anything; a 503 instead
+ * makes it back off (100 ms doubling to 5 s with the documented queue_config) and retry, which
+ * idles the detector while the sender sleeps and re-sends the whole body. Requests wait in
+ * arrival order; one that still finds no room after {@code maxWait} (a detector far behind, or
+ * stuck) is refused, so the caller answers 503 well within Prometheus' 30 s remote timeout.
+ * Waiting requests are bounded in samples like the queue (at least {@link #MIN_WAITING_SAMPLES});
+ * beyond that a request is refused at once.
  *
  * <p>Bootstrapping from history adds two things: {@link DetectorTask}s (history slices, held
- * samples released) that run on this thread between live batches, and a {@link LiveSampleGate}
- * that holds a job's live samples while its history is read.
+ * samples released), queued in line with the requests, at which every shard thread stops while
+ * one runs the task; and a {@link LiveSampleGate} each shard thread asks before the detector,
+ * which holds a job's live samples while its history is read. Held samples have left the queue:
+ * the gate bounds them itself.
  */
 public final class DetectorWorker implements AutoCloseable {
-  private static final Logger logger = Logger.getLogger(DetectorWorker.class.getName());
+  /**
+   * Samples of requests waiting for room at least may hold, however small the queue: each waiting
+   * request is one Prometheus shard's only request in flight, and a small queue (a lab, a test)
+   * should slow senders down, not refuse them.
+   */
+  static final long MIN_WAITING_SAMPLES = 1_000_000;
 
-  private final Detector detector;
-  private final long capacitySamples;
-  private final LinkedBlockingQueue<DecodedWrite> queue = new LinkedBlockingQueue<>();
-  private final AtomicLong queuedSamples = new AtomicLong();
-  /** Most requests one detector batch takes from the queue. */
+  /** Most requests one detector batch takes from a shard's queue. */
   static final int MAX_BATCH_REQUESTS = 64;
 
-  private final AtomicLong processedRequests = new AtomicLong();
-  private final AtomicLong processedBatches = new AtomicLong();
-  private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
-  private volatile LiveSampleGate gate;
-  private final Thread thread;
-  private volatile boolean accepting = true;
-  private volatile boolean running = true;
+  /** What becomes of an offered request; called once, possibly on another thread. */
+  public interface Answer {
+    /** Queued: every shard will process it. */
+    void queued(long waitedNanos);
 
-  public DetectorWorker(Detector detector, long capacitySamples) {
-    this.detector = detector;
-    this.capacitySamples = capacitySamples;
-    this.thread = new Thread(this::run, "detector-worker");
-    this.thread.setDaemon(true);
-    this.thread.start();
+    /** Refused: full for longer than the wait allows, or stopping. Nothing was kept. */
+    void refused();
   }
 
-  /** Queues a request, or returns false when it would exceed the capacity or we are stopping. */
-  public boolean offer(DecodedWrite write) {
-    if (!accepting) {
-      return false;
+  private record Waiter(RoutedWrite routed, Answer answer, ScheduledFuture<?> timeout) {}
+
+  private final ShardedDetector detector;
+  private final long capacitySamples;
+  private final long maxWaitNanos;
+  private final DetectorShardThread[] shards;
+  private final AtomicLong queuedSamples = new AtomicLong();
+  private final AtomicLong processedRequests = new AtomicLong();
+  private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+  private final ScheduledThreadPoolExecutor timeouts;
+  private long waitingSamples;
+  private long eventTimeMs = Long.MIN_VALUE;
+  private boolean accepting = true;
+
+  public DetectorWorker(ShardedDetector detector, long capacitySamples) {
+    this(detector, capacitySamples, Duration.ZERO);
+  }
+
+  /**
+   * @param maxWait how long a request may wait for room before it is refused; zero refuses at
+   *     once
+   */
+  public DetectorWorker(ShardedDetector detector, long capacitySamples, Duration maxWait) {
+    this.detector = detector;
+    this.capacitySamples = capacitySamples;
+    this.maxWaitNanos = maxWait.toNanos();
+    this.timeouts = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "detector-queue-timeouts");
+      t.setDaemon(true);
+      return t;
+    });
+    timeouts.setRemoveOnCancelPolicy(true);
+    this.shards = new DetectorShardThread[detector.shardCount()];
+    for (int i = 0; i < shards.length; i++) {
+      shards[i] = new DetectorShardThread(i, detector.shard(i), this::finished,
+          shards.length == 1 ? "detector-worker" : "detector-worker-" + i);
     }
-    long n = Math.max(1, write.acceptedSampleCount());
-    while (true) {
-      long current = queuedSamples.get();
-      // An oversized single request is still taken when the queue is empty, so it cannot stall.
-      if (current > 0 && current + n > capacitySamples) {
-        return false;
-      }
-      if (queuedSamples.compareAndSet(current, current + n)) {
-        break;
-      }
+    for (DetectorShardThread s : shards) {
+      s.start();
     }
-    queue.add(write);
-    return true;
   }
 
   /**
    * Sets the gate every live series passes before the detector (call before the first request).
    */
   public void gate(LiveSampleGate gate) {
-    this.gate = gate;
+    for (DetectorShardThread s : shards) {
+      s.gate(gate);
+    }
   }
 
   /**
-   * Runs {@code task} on the detector thread after the live batch in progress; the future
+   * Runs {@code task} after the requests queued so far and before any queued later, while every
+   * shard thread waits (so it may feed any shard, through the detector's routing); the future
    * completes when it ran (exceptionally if it failed). Tasks run in the order submitted; the
-   * caller bounds how many it has waiting.
+   * caller bounds how many it has waiting. Tasks do not count against the queue's capacity.
    */
   public CompletableFuture<Void> submit(DetectorTask task) {
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    if (!thread.isAlive()) {
-      done.completeExceptionally(new IllegalStateException("the detector worker stopped"));
-      return done;
+    DetectorShardThread.Barrier barrier = new DetectorShardThread.Barrier(task, detector,
+        shards.length);
+    if (!alive()) {
+      barrier.done.completeExceptionally(
+          new IllegalStateException("the detector worker stopped"));
+      return barrier.done;
     }
-    tasks.add(() -> {
-      try {
-        task.run(detector);
-        done.complete(null);
-      } catch (RuntimeException e) {
-        logger.log(Level.SEVERE, "detector task failed", e);
-        done.completeExceptionally(e);
+    synchronized (this) {
+      for (DetectorShardThread s : shards) {
+        s.add(barrier);
       }
-    });
-    return done;
+    }
+    return barrier.done;
   }
 
+  /** Queues a request now, or returns false when it does not fit (no waiting) or we stop. */
+  public boolean offer(DecodedWrite write) {
+    RoutedWrite routed = new RoutedWrite(write, detector);
+    synchronized (this) {
+      if (!accepting || !waiters.isEmpty() || !fits(routed.samples)) {
+        return false;
+      }
+      enqueue(routed);
+      return true;
+    }
+  }
+
+  /**
+   * Queues a request, waiting for room when the queue is full; {@code answer} hears the outcome,
+   * on this thread when it is known at once, else on a detector or timer thread.
+   */
+  public void submit(DecodedWrite write, Answer answer) {
+    RoutedWrite routed = new RoutedWrite(write, detector);
+    boolean queued;
+    synchronized (this) {
+      if (accepting && waiters.isEmpty() && fits(routed.samples)) {
+        enqueue(routed);
+        queued = true;
+      } else if (accepting && maxWaitNanos > 0
+          && waitingSamples + routed.samples
+              <= Math.max(capacitySamples, MIN_WAITING_SAMPLES)) {
+        waitingSamples += routed.samples;
+        // the timeout finds its waiter through this holder, filled under the lock it takes
+        Waiter[] self = new Waiter[1];
+        ScheduledFuture<?> timeout = timeouts.schedule(() -> expire(self), maxWaitNanos,
+            TimeUnit.NANOSECONDS);
+        self[0] = new Waiter(routed, answer, timeout);
+        waiters.add(self[0]);
+        return;
+      } else {
+        queued = false;
+      }
+    }
+    if (queued) {
+      answer.queued(0);
+    } else {
+      answer.refused();
+    }
+  }
+
+  // An oversized single request is still taken when the queue is empty, so it cannot stall.
+  private boolean fits(long samples) {
+    long current = queuedSamples.get();
+    return current == 0 || current + samples <= capacitySamples;
+  }
+
+  /** Under the lock: every shard gets the request, in the same order as every other request. */
+  private void enqueue(RoutedWrite routed) {
+    eventTimeMs = Math.max(eventTimeMs, routed.eventTimeMs);
+    routed.eventTimeMs = eventTimeMs;
+    queuedSamples.addAndGet(routed.samples);
+    for (DetectorShardThread s : shards) {
+      s.add(routed);
+    }
+  }
+
+  private void expire(Waiter[] holder) {
+    Waiter w;
+    synchronized (this) {
+      w = holder[0];
+      if (w == null || !waiters.remove(w)) {
+        return; // queued meanwhile
+      }
+      waitingSamples -= w.routed().samples;
+    }
+    w.answer().refused();
+  }
+
+  /** A shard finished a request; the last one releases it and lets waiting requests in. */
+  private void finished(RoutedWrite routed) {
+    if (routed.remaining.decrementAndGet() != 0) {
+      return;
+    }
+    routed.write.release();
+    processedRequests.incrementAndGet();
+    queuedSamples.addAndGet(-routed.samples);
+    List<Waiter> admitted = null;
+    synchronized (this) {
+      while (!waiters.isEmpty() && accepting && fits(waiters.peekFirst().routed().samples)) {
+        Waiter w = waiters.pollFirst();
+        waitingSamples -= w.routed().samples;
+        w.timeout().cancel(false);
+        enqueue(w.routed());
+        if (admitted == null) {
+          admitted = new ArrayList<>();
+        }
+        admitted.add(w);
+      }
+    }
+    if (admitted != null) {
+      long now = System.nanoTime();
+      for (Waiter w : admitted) {
+        w.answer().queued(now - w.routed().offeredNanos);
+      }
+    }
+  }
+
+  /** Samples accepted and not yet processed by every shard. */
   public long queuedSamples() {
     return queuedSamples.get();
   }
 
+  /** Requests waiting for room in the queue (not yet answered). */
+  public synchronized int waitingRequests() {
+    return waiters.size();
+  }
+
+  /** Requests every shard has processed. */
   public long processedRequests() {
     return processedRequests.get();
   }
 
-  /** Detector batches ended (one or more requests each). */
+  /** Detector batches ended, over all shards (one or more requests each). */
   public long processedBatches() {
-    return processedBatches.get();
+    long n = 0;
+    for (DetectorShardThread s : shards) {
+      n += s.batches();
+    }
+    return n;
+  }
+
+  public int shardCount() {
+    return shards.length;
+  }
+
+  /** Time shard {@code i}'s thread spent processing (not waiting for requests). */
+  public long busyNanos(int i) {
+    return shards[i].busyNanos();
   }
 
   public boolean alive() {
-    return thread.isAlive();
-  }
-
-  private void run() {
-    List<DecodedWrite> batch = new ArrayList<>();
-    while (running || !queue.isEmpty() || !tasks.isEmpty()) {
-      DecodedWrite first;
-      try {
-        first = queue.poll(tasks.isEmpty() ? 100 : 0, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
+    for (DetectorShardThread s : shards) {
+      if (!s.isAlive()) {
+        return false;
       }
-      if (first == null) {
-        runTask();
-        continue;
-      }
-      batch.add(first);
-      queue.drainTo(batch, MAX_BATCH_REQUESTS - 1);
-      try {
-        for (DecodedWrite write : batch) {
-          accept(write);
-        }
-        try {
-          detector.endBatch();
-        } catch (RuntimeException e) {
-          logger.log(Level.SEVERE, "detector failed to end a batch", e);
-        }
-      } finally {
-        for (DecodedWrite write : batch) {
-          queuedSamples.addAndGet(-Math.max(1, write.acceptedSampleCount()));
-          write.release();
-          processedRequests.incrementAndGet();
-        }
-        processedBatches.incrementAndGet();
-        batch.clear();
-      }
-      runTask();
     }
+    return true;
   }
 
-  /** One task, if any waits: tasks alternate with live batches, so neither starves. */
-  private void runTask() {
-    Runnable task = tasks.poll();
-    if (task != null) {
-      task.run();
-    }
-  }
-
-  private void accept(DecodedWrite write) {
-    try {
-      long[] timestamps = write.timestamps();
-      double[] values = write.values();
-      LiveSampleGate g = gate;
-      for (int i = 0; i < write.acceptedSeriesCount(); i++) {
-        if (g != null && g.take(write.labels(i), timestamps, values, write.from(i), write.to(i))) {
-          continue;
-        }
-        detector.accept(write.labels(i), timestamps, values, write.from(i), write.to(i));
-      }
-    } catch (RuntimeException e) {
-      // A bug must not stop the only detector thread; the request's samples stay counted as
-      // accepted and the failure is logged loudly.
-      logger.log(Level.SEVERE, "detector failed on a request", e);
-    }
-  }
-
-  /** Stops taking requests, processes what was accepted, then stops the thread. */
+  /** Stops taking requests (waiting ones are refused), processes what was queued, then stops. */
   @Override
   public void close() throws InterruptedException {
-    accepting = false;
-    running = false;
-    thread.join(TimeUnit.SECONDS.toMillis(30));
+    List<Waiter> refused;
+    synchronized (this) {
+      accepting = false;
+      refused = new ArrayList<>(waiters);
+      waiters.clear();
+      waitingSamples = 0;
+    }
+    for (Waiter w : refused) {
+      w.timeout().cancel(false);
+      w.answer().refused();
+    }
+    timeouts.shutdownNow();
+    for (DetectorShardThread s : shards) {
+      s.finish();
+    }
+    for (DetectorShardThread s : shards) {
+      s.join(TimeUnit.SECONDS.toMillis(30));
+    }
   }
 }

@@ -1,6 +1,6 @@
 package dev.checkpointdoctor.api.metrics;
 
-import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import dev.checkpointdoctor.detector.pipeline.DetectorStats;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
@@ -11,6 +11,7 @@ import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.function.IntToLongFunction;
 import java.util.function.LongSupplier;
 
 /**
@@ -67,6 +68,7 @@ public final class ServiceMetrics {
   private final Counter requestsRejected;
   private final Counter metadataReceived;
   private final Histogram decodeSeconds;
+  private final Histogram queueWaitSeconds;
   private final Counter alertsSent;
   private final Counter alertsDropped;
   private final Counter historyPointsWritten;
@@ -93,6 +95,11 @@ public final class ServiceMetrics {
         .help("Time to decompress, decode and validate one remote-write request.")
         .classicUpperBounds(0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05)
         .register(registry);
+    queueWaitSeconds = Histogram.builder().name(PREFIX + "queue_wait_seconds")
+        .help("Time a remote-write request waited for room in the detector queue before it was "
+            + "queued and answered 204 (0 when there was room).")
+        .classicUpperBounds(0, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+        .register(registry);
     alertsSent = Counter.builder().name(PREFIX + "alerts_sent")
         .help("Alerts posted to an Alertmanager, by result (success, or failure: will be "
             + "retried).").labelNames("alertmanager", "result").register(registry);
@@ -117,9 +124,15 @@ public final class ServiceMetrics {
     JvmMetrics.builder().register(registry);
   }
 
-  /** Registers the detector's own counters and gauges; called once at wiring. */
-  public void bindDetector(Detector detector, LongSupplier queuedSamples) {
-    bindDetector(detector, queuedSamples, false);
+  /**
+   * Registers the detector's own counters and gauges; called once at wiring.
+   *
+   * @param busyNanos time detector thread {@code i} spent processing, of {@code
+   *     detector.shardCount()} threads
+   */
+  public void bindDetector(ShardedDetector detector, LongSupplier queuedSamples,
+      IntToLongFunction busyNanos) {
+    bindDetector(detector, queuedSamples, busyNanos, false);
   }
 
   /**
@@ -127,7 +140,8 @@ public final class ServiceMetrics {
    *     jobs are counted as {@code other_shard}, not {@code unjoined}: most belong to hosts of
    *     other shards' jobs, which is expected
    */
-  public void bindDetector(Detector detector, LongSupplier queuedSamples, boolean sharded) {
+  public void bindDetector(ShardedDetector detector, LongSupplier queuedSamples,
+      IntToLongFunction busyNanos, boolean sharded) {
     DetectorStats stats = detector.stats();
     CounterWithCallback.builder().name(PREFIX + "samples_processed")
         .help("Samples that reached signal extraction.")
@@ -186,6 +200,23 @@ public final class ServiceMetrics {
     GaugeWithCallback.builder().name(PREFIX + "queued_samples")
         .help("Samples accepted but not yet processed by the detector.")
         .callback(cb -> cb.call(queuedSamples.getAsLong())).register(registry);
+    CounterWithCallback.builder().name(PREFIX + "detector_busy_seconds")
+        .help("Time each detector thread spent processing samples and diagnoses, by thread "
+            + "(jobs are spread over the threads by job_name; see --detector-threads).")
+        .labelNames("thread")
+        .callback(cb -> {
+          for (int i = 0; i < detector.shardCount(); i++) {
+            cb.call(busyNanos.applyAsLong(i) / 1e9, Integer.toString(i));
+          }
+        }).register(registry);
+    GaugeWithCallback.builder().name(PREFIX + "detector_thread_jobs")
+        .help("Jobs each detector thread holds.")
+        .labelNames("thread")
+        .callback(cb -> {
+          for (int i = 0; i < detector.shardCount(); i++) {
+            cb.call(detector.shard(i).jobCount(), Integer.toString(i));
+          }
+        }).register(registry);
   }
 
   /**
@@ -288,6 +319,10 @@ public final class ServiceMetrics {
 
   public void rejected(DropReason reason) {
     requestsRejected.labelValues(reason.label()).inc();
+  }
+
+  public void queueWaited(long nanos) {
+    queueWaitSeconds.observe(nanos / 1e9);
   }
 
   public void decodeTook(long nanos) {

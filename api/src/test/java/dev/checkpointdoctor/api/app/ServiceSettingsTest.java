@@ -34,6 +34,35 @@ class ServiceSettingsTest {
   }
 
   @Test
+  void detectorThreadsDefaultToTheCoresAndAreBounded() throws Exception {
+    assertThat(ServiceSettings.parse(List.of(), Map.of()).detectorThreads())
+        .isEqualTo(Math.min(ServiceSettings.MAX_DETECTOR_THREADS,
+            Runtime.getRuntime().availableProcessors()));
+    assertThat(ServiceSettings.parse(List.of("--detector-threads", "3"), Map.of())
+        .detectorThreads()).isEqualTo(3);
+    assertThat(ServiceSettings.parse(List.of(), Map.of("CPD_DETECTOR_THREADS", "5"))
+        .detectorThreads()).isEqualTo(5);
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--detector-threads", "0"), Map.of()))
+        .hasMessageContaining("--detector-threads must be between 1 and 64, got 0");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--detector-threads", "many"),
+        Map.of())).hasMessageContaining("--detector-threads must be a whole number");
+  }
+
+  @Test
+  void queueWaitIsADurationZeroMeaningNoWait() throws Exception {
+    assertThat(ServiceSettings.parse(List.of(), Map.of()).queueWait())
+        .isEqualTo(Duration.ofSeconds(10));
+    assertThat(ServiceSettings.parse(List.of("--queue-wait", "0s"), Map.of()).queueWait())
+        .isZero();
+    assertThat(ServiceSettings.parse(List.of("--queue-wait", "500ms"), Map.of()).queueWait())
+        .isEqualTo(Duration.ofMillis(500));
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--queue-wait", "1h"), Map.of()))
+        .hasMessageContaining("--queue-wait must be at most 5m");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--queue-wait", "soon"), Map.of()))
+        .hasMessageContaining("--queue-wait must be a positive duration");
+  }
+
+  @Test
   void unknownFlagFailsWithItsName() {
     assertThatThrownBy(() -> ServiceSettings.parse(List.of("--prot", "1"), Map.of()))
         .isInstanceOf(SettingsException.class)

@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * Flink 1.20's PrometheusReporter (sanitised values, sorted label names); most series are ones
  * the catalog does not use, as in a real scrape.
  */
-public final class FlinkFleet {
+public final class FlinkFleet implements Fleet {
   /** How a series' value moves from one scrape to the next. */
   public enum Shape { GAUGE, COUNTER, CHECKPOINT_ID, CHECKPOINT_DURATION }
 
@@ -71,6 +71,7 @@ public final class FlinkFleet {
   private static final String[] LE = {"0.005", "0.01", "0.05", "0.1", "0.5", "1", "5", "+Inf"};
 
   private final List<Series> series = new ArrayList<>();
+  private final List<Series> used = new ArrayList<>();
   private final int usedSeries;
 
   /**
@@ -189,6 +190,33 @@ public final class FlinkFleet {
 
   /** Adds a series; returns 1 when the catalog uses its metric name, for the used count. */
   private int add(Map<String, String> labels, Shape shape, double base) {
+    Series s = new Series(labelFields(labels), shape, base);
+    series.add(s);
+    int accepted = CATALOG.accepts(labels.get("__name__"));
+    if (accepted == 1) {
+      used.add(s);
+    }
+    return accepted;
+  }
+
+  /** Only the series the catalog uses, as a sender with the keep rule sends them. */
+  public Fleet kept() {
+    List<Series> kept = List.copyOf(used);
+    return new Fleet() {
+      @Override
+      public List<Series> series() {
+        return kept;
+      }
+
+      @Override
+      public int usedSeries() {
+        return kept.size();
+      }
+    };
+  }
+
+  /** The protobuf Label fields of a label set, sorted by name as Prometheus sends them. */
+  static byte[] labelFields(Map<String, String> labels) {
     ProtoWriter w = new ProtoWriter();
     ProtoWriter label = new ProtoWriter();
     for (Map.Entry<String, String> e : new TreeMap<>(labels).entrySet()) {
@@ -196,28 +224,30 @@ public final class FlinkFleet {
       label.string(1, e.getKey()).string(2, e.getValue());
       w.varint(1 << 3 | 2).varint(label.length()).raw(label.toByteArray());
     }
-    series.add(new Series(w.toByteArray(), shape, base));
-    return CATALOG.accepts(labels.get("__name__"));
+    return w.toByteArray();
   }
 
-  private static final NameCheck CATALOG = new NameCheck();
+  static final NameCheck CATALOG = new NameCheck();
 
   /** Series in a stable order (the order a scrape lists them). */
+  @Override
   public List<Series> series() {
     return series;
   }
 
+  @Override
   public int size() {
     return series.size();
   }
 
   /** Series whose metric name the detector's catalog uses. */
+  @Override
   public int usedSeries() {
     return usedSeries;
   }
 
   /** Asks the real catalog, so the used/unused split reported is the service's own. */
-  private static final class NameCheck {
+  static final class NameCheck {
     private final dev.checkpointdoctor.detector.catalog.SignalCatalog catalog =
         dev.checkpointdoctor.detector.catalog.SignalCatalog.defaults();
 

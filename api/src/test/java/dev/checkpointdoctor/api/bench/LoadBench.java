@@ -12,15 +12,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The side-by-side load benchmark: builds Flink-fleet remote-write traffic once, then runs it
- * against Checkpoint Doctor (the runnable jar, detection on), Prometheus 2.42 (remote-write
- * receiver, 10 m out-of-order window) and VictoriaMetrics 1.79, one after the other on loopback,
- * and prints accepted samples/s, latency, CPU, peak RSS and ratios. See docs/BENCHMARKS.md.
+ * The side-by-side load benchmark: builds remote-write traffic once per load, then runs it against
+ * Checkpoint Doctor (the runnable jar, detection on), Prometheus 2.42 (remote-write receiver, 10 m
+ * out-of-order window) and VictoriaMetrics 1.79, one after the other on loopback, and prints
+ * answered and processed samples/s, 503s, drops, latency, CPU, peak RSS and same-run ratios. See
+ * docs/BENCHMARKS.md.
  *
- * <p>Settings are system properties: {@code bench.jobs} (12), {@code bench.parallelism} (8),
- * {@code bench.hosts} (16), {@code bench.connections} (4), {@code bench.warmupRounds} (4), {@code
- * bench.rounds} (20), {@code bench.samplesPerBody} (500), {@code bench.maxSeconds} (60), {@code
- * bench.jar} (api/target/checkpoint-doctor.jar), {@code bench.javaOpts} (empty), {@code
+ * <p>Loads ({@code bench.loads}, default {@code kept,unfiltered}): {@code kept} is what a user who
+ * copies deploy/prometheus/remote-write.yml sends, {@link SampleFleet#kept} (every series used);
+ * {@code unfiltered} the same fleet without the keep rule; {@code synthetic} the earlier {@link
+ * FlinkFleet} (13 % used) for comparison with old figures.
+ *
+ * <p>Settings are system properties: {@code bench.loads}, {@code bench.jobs} (80; synthetic: 12),
+ * {@code bench.parallelism} (8) and {@code bench.hosts} (16) for synthetic, {@code
+ * bench.connections} (4), {@code bench.warmupSamples} (8,000,000) and {@code bench.samples}
+ * (4,000,000) per load, rounded up to whole scrapes, {@code bench.samplesPerBody} (500), {@code
+ * bench.maxSeconds} (120, per target), {@code bench.jar} (api/target/checkpoint-doctor.jar),
+ * {@code bench.javaOpts} (empty), {@code bench.cpdArgs} (extra service flags, empty), {@code
  * bench.targets} (cpd,prometheus,vm).
  */
 public final class LoadBench {
@@ -28,91 +36,139 @@ public final class LoadBench {
 
   /** One target's figures. */
   record Row(String name, Result result, double cpuSeconds, double peakRssMib,
-      double startupSeconds, double serverCounted, double drainedSeconds) {}
+      double startupSeconds, double serverCounted, double drainedSeconds, double dropped) {}
 
   public static void main(String[] args) throws Exception {
-    int jobs = Integer.getInteger("bench.jobs", 12);
-    int parallelism = Integer.getInteger("bench.parallelism", 8);
-    int hosts = Integer.getInteger("bench.hosts", 16);
+    List<String> loads = List.of(System.getProperty("bench.loads", "kept,unfiltered").split(","));
     int connections = Integer.getInteger("bench.connections", 4);
-    int warmup = Integer.getInteger("bench.warmupRounds", 4);
-    int rounds = Integer.getInteger("bench.rounds", 20);
+    long warmupSamples = Long.getLong("bench.warmupSamples", 8_000_000L);
+    long samples = Long.getLong("bench.samples", 4_000_000L);
     int perBody = Integer.getInteger("bench.samplesPerBody", 500);
-    double maxSeconds = Double.parseDouble(System.getProperty("bench.maxSeconds", "60"));
+    double maxSeconds = Double.parseDouble(System.getProperty("bench.maxSeconds", "120"));
     String jar = System.getProperty("bench.jar", "api/target/checkpoint-doctor.jar");
     String javaOpts = System.getProperty("bench.javaOpts", "");
+    String cpdArgs = System.getProperty("bench.cpdArgs", "");
     List<String> targets = List.of(System.getProperty("bench.targets", "cpd,prometheus,vm")
         .split(","));
-
-    FlinkFleet fleet = new FlinkFleet(jobs, parallelism, hosts);
-    long t0 = System.currentTimeMillis() - (long) (warmup + rounds) * BodyFactory.SCRAPE_INTERVAL_MS;
-    long built = System.nanoTime();
-    Workload w = LoadDriver.build(fleet, connections, warmup, rounds, perBody, t0);
-    long bytes = w.perConnection().stream().flatMap(List::stream)
-        .mapToLong(b -> b.bytes().length).sum();
-    long bodies = w.perConnection().stream().mapToLong(List::size).sum();
-    System.out.printf("fleet: %d series per scrape (%d used by the catalog, %.0f%%), %d jobs x 4"
-            + " tasks x %d subtasks, %d hosts; %d connections; %d+%d rounds; %d bodies of <= %d"
-            + " samples, %.1f KiB average compressed; built in %.1f s%n",
-        fleet.size(), fleet.usedSeries(), 100.0 * fleet.usedSeries() / fleet.size(), jobs,
-        parallelism, hosts, connections, warmup, rounds, bodies, perBody,
-        bytes / 1024.0 / bodies, (System.nanoTime() - built) / 1e9);
-
-    Path work = Files.createTempDirectory("cpd-load-");
-    Map<String, Row> rows = new LinkedHashMap<>();
-    for (String target : targets) {
-      int port = freePort();
-      ServerProcess server = switch (target) {
-        case "cpd" -> ServerProcess.start("checkpoint-doctor", cpdCommand(jar, javaOpts, port,
-            work), port, "/readyz", work.resolve("cpd.log"));
-        case "prometheus" -> ServerProcess.start("prometheus-2.42", prometheusCommand(port, work),
-            port, "/-/ready", work.resolve("prometheus.log"));
-        case "vm" -> ServerProcess.start("victoriametrics-1.79", List.of("victoria-metrics",
-            "-httpListenAddr=127.0.0.1:" + port, "-storageDataPath=" + work.resolve("vm"),
-            "-retentionPeriod=1d"), port, "/health", work.resolve("vm.log"));
-        default -> throw new IllegalArgumentException("unknown target " + target);
-      };
-      try (server) {
-        double[] cpuAtStart = new double[1];
-        long[] measureStart = new long[1];
-        Result r = LoadDriver.run(w, "127.0.0.1", port, "/api/v1/write", maxSeconds, () -> {
-          try {
-            if (target.equals("cpd")) {
-              // The warm-up's samples are queued, not yet processed: let the detector finish
-              // them, or the measured phase would pay for the warm-up's detection too.
-              awaitDrained(server);
-            }
-            cpuAtStart[0] = server.cpuSeconds();
-            measureStart[0] = System.nanoTime();
-          } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted waiting for the detector", e);
-          }
-        });
-        // 204 from Checkpoint Doctor means "queued for the detector"; wait until the detector
-        // has processed everything so its sustained rate is reported too.
-        double drained = r.seconds();
-        if (target.equals("cpd")) {
-          awaitDrained(server);
-          drained = (System.nanoTime() - measureStart[0]) / 1e9;
-        }
-        double cpu = server.cpuSeconds() - cpuAtStart[0];
-        double counted = switch (target) {
-          case "cpd" -> server.metric("checkpoint_doctor_samples_received_total", null);
-          case "prometheus" -> server.metric("prometheus_tsdb_head_samples_appended_total", null);
-          default -> server.metric("vm_rows_inserted_total", "promremotewrite");
-        };
-        Row row = new Row(server.name, r, cpu, server.peakRssMib(), server.startupSeconds,
-            counted, drained);
-        rows.put(target, row);
-        print(row);
+    System.out.printf("machine: %d cores, load average %s%n",
+        Runtime.getRuntime().availableProcessors(), loadAverage());
+    for (String load : loads) {
+      Fleet fleet = fleet(load);
+      int warmup = (int) Math.ceil((double) warmupSamples / fleet.size());
+      int rounds = (int) Math.ceil((double) samples / fleet.size());
+      long t0 = System.currentTimeMillis()
+          - (long) (warmup + rounds) * BodyFactory.SCRAPE_INTERVAL_MS;
+      long built = System.nanoTime();
+      Workload w = LoadDriver.build(fleet, connections, warmup, rounds, perBody, t0);
+      long bytes = w.perConnection().stream().flatMap(List::stream)
+          .mapToLong(b -> b.bytes().length).sum();
+      long bodies = w.perConnection().stream().mapToLong(List::size).sum();
+      System.out.printf("%nload %s: %d series per scrape (%d used by the catalog, %.0f%%); %d"
+              + " connections; %d+%d rounds; %d bodies of <= %d samples, %.1f KiB average"
+              + " compressed; built in %.1f s%n", load, fleet.size(), fleet.usedSeries(),
+          100.0 * fleet.usedSeries() / fleet.size(), connections, warmup, rounds, bodies,
+          perBody, bytes / 1024.0 / bodies, (System.nanoTime() - built) / 1e9);
+      Map<String, Row> rows = new LinkedHashMap<>();
+      for (String target : targets) {
+        rows.put(target, run(target, w, jar, javaOpts, cpdArgs, maxSeconds));
       }
+      System.out.printf("%nload %s, measured samples offered per target: %d (warm-up excluded)"
+          + "%n", load, w.totalSamples());
+      printTable(rows);
     }
-    System.out.printf("%nmeasured samples offered per target: %d (warm-up excluded)%n",
-        w.totalSamples());
-    printTable(rows);
+    System.out.printf("%nload average at the end: %s%n", loadAverage());
+  }
+
+  static Fleet fleet(String load) {
+    int jobs = Integer.getInteger("bench.jobs", load.equals("synthetic") ? 12 : 80);
+    return switch (load) {
+      case "kept" -> SampleFleet.kept(jobs, Path.of("deploy", "prometheus", "remote-write.yml"));
+      case "unfiltered" -> SampleFleet.unfiltered(jobs);
+      case "synthetic" -> new FlinkFleet(jobs, Integer.getInteger("bench.parallelism", 8),
+          Integer.getInteger("bench.hosts", 16));
+      default -> throw new IllegalArgumentException("unknown load " + load
+          + " (kept, unfiltered, synthetic)");
+    };
+  }
+
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  private static Row run(String target, Workload w, String jar, String javaOpts, String cpdArgs,
+      double maxSeconds) throws Exception {
+    Path work = Files.createTempDirectory("cpd-load-");
+    int port = freePort();
+    String loadBefore = loadAverage();
+    ServerProcess server = switch (target) {
+      case "cpd" -> ServerProcess.start("checkpoint-doctor", cpdCommand(jar, javaOpts, cpdArgs,
+          port, work), port, "/readyz", work.resolve("cpd.log"));
+      case "prometheus" -> ServerProcess.start("prometheus-2.42", prometheusCommand(port, work),
+          port, "/-/ready", work.resolve("prometheus.log"));
+      case "vm" -> ServerProcess.start("victoriametrics-1.79", List.of("victoria-metrics",
+          "-httpListenAddr=127.0.0.1:" + port, "-storageDataPath=" + work.resolve("vm"),
+          "-retentionPeriod=1d"), port, "/health", work.resolve("vm.log"));
+      default -> throw new IllegalArgumentException("unknown target " + target);
+    };
+    try (server) {
+      double[] cpuAtStart = new double[1];
+      long[] measureStart = new long[1];
+      double[] droppedAtStart = new double[1];
+      Result r = LoadDriver.run(w, "127.0.0.1", port, "/api/v1/write", maxSeconds, () -> {
+        try {
+          if (target.equals("cpd")) {
+            // The warm-up's samples are queued, not yet processed: let the detector finish
+            // them, or the measured phase would pay for the warm-up's detection too.
+            awaitDrained(server);
+            droppedAtStart[0] = cpdDropped(server);
+          }
+          cpuAtStart[0] = server.cpuSeconds();
+          measureStart[0] = System.nanoTime();
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted waiting for the detector", e);
+        }
+      });
+      // 204 from Checkpoint Doctor means "queued for the detector"; wait until the detector
+      // has processed everything so its sustained rate is reported too.
+      double drained = r.seconds();
+      double dropped = 0;
+      if (target.equals("cpd")) {
+        awaitDrained(server);
+        drained = (System.nanoTime() - measureStart[0]) / 1e9;
+        dropped = cpdDropped(server) - droppedAtStart[0];
+      }
+      double cpu = server.cpuSeconds() - cpuAtStart[0];
+      double counted = switch (target) {
+        case "cpd" -> server.metric("checkpoint_doctor_samples_received_total", null);
+        case "prometheus" -> server.metric("prometheus_tsdb_head_samples_appended_total", null);
+        default -> server.metric("vm_rows_inserted_total", "promremotewrite");
+      };
+      Row row = new Row(server.name, r, cpu, server.peakRssMib(), server.startupSeconds,
+          counted, drained, dropped);
+      print(row, loadBefore);
+      return row;
+    }
+  }
+
+  /**
+   * Samples the service did not use, for any reason but an unused metric name (which the
+   * unfiltered load sends on purpose): overload, detector drops, non-finite values, limits.
+   */
+  private static double cpdDropped(ServerProcess server) throws IOException,
+      InterruptedException {
+    double all = server.metric("checkpoint_doctor_samples_dropped_total", null)
+        + server.metric("checkpoint_doctor_detector_samples_dropped_total", null);
+    double unused = server.metric("checkpoint_doctor_samples_dropped_total", "unused_metric")
+        + server.metric("checkpoint_doctor_detector_samples_dropped_total", "unused_metric");
+    return all - unused;
   }
 
   private static void awaitDrained(ServerProcess server)
@@ -126,7 +182,8 @@ public final class LoadBench {
     }
   }
 
-  private static List<String> cpdCommand(String jar, String javaOpts, int port, Path work) {
+  private static List<String> cpdCommand(String jar, String javaOpts, String cpdArgs, int port,
+      Path work) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     for (String o : javaOpts.trim().split("\\s+")) {
@@ -136,6 +193,11 @@ public final class LoadBench {
     }
     cmd.addAll(List.of("-jar", jar, "--host", "127.0.0.1", "--port", Integer.toString(port),
         "--data-dir", work.resolve("cpd").toString()));
+    for (String a : cpdArgs.trim().split("\\s+")) {
+      if (!a.isEmpty()) {
+        cmd.add(a);
+      }
+    }
     return cmd;
   }
 
@@ -160,27 +222,27 @@ public final class LoadBench {
     }
   }
 
-  private static void print(Row row) {
+  private static void print(Row row, String loadBefore) {
     Result r = row.result();
-    System.out.printf("%s: %d samples accepted, %d rejected, %d requests in %.2f s, %d retries;"
-            + " server counted %.0f samples in total; everything processed after %.2f s (%,.0f"
-            + " samples/s)%n",
-        row.name(), r.acceptedSamples(), r.rejectedSamples(), r.requests(), r.seconds(),
-        r.retries(), row.serverCounted(), row.drainedSeconds(),
-        r.acceptedSamples() / row.drainedSeconds());
+    System.out.printf("%s: %d samples answered 2xx, %d rejected (4xx), %d requests in %.2f s, %d"
+            + " answered 5xx and retried, %.0f samples dropped; server counted %.0f samples in"
+            + " total; everything processed after %.2f s (%,.0f samples/s); load average %s ->"
+            + " %s%n", row.name(), r.acceptedSamples(), r.rejectedSamples(), r.requests(),
+        r.seconds(), r.retries(), row.dropped(), row.serverCounted(), row.drainedSeconds(),
+        r.acceptedSamples() / row.drainedSeconds(), loadBefore, loadAverage());
   }
 
   private static void printTable(Map<String, Row> rows) {
     System.out.println();
-    System.out.println("| target | accepted samples/s | processed samples/s | samples per server"
-        + " CPU-s | p50 ms | p99 ms | peak RSS MiB | start-up s |");
-    System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    System.out.println("| target | answered samples/s | processed samples/s | 503s | dropped"
+        + " samples | samples per server CPU-s | p50 ms | p99 ms | peak RSS MiB |");
+    System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (Row row : rows.values()) {
       Result r = row.result();
-      System.out.printf("| %s | %,.0f | %,.0f | %,.0f | %.2f | %.2f | %.0f | %.2f |%n",
-          row.name(), r.samplesPerSecond(), processedPerSecond(row),
+      System.out.printf("| %s | %,.0f | %,.0f | %d | %,.0f | %,.0f | %.2f | %.2f | %.0f |%n",
+          row.name(), r.samplesPerSecond(), processedPerSecond(row), r.retries(), row.dropped(),
           r.acceptedSamples() / Math.max(row.cpuSeconds(), 0.01), r.p50Micros() / 1000.0,
-          r.p99Micros() / 1000.0, row.peakRssMib(), row.startupSeconds());
+          r.p99Micros() / 1000.0, row.peakRssMib());
     }
     Row cpd = rows.get("cpd");
     if (cpd == null) {
@@ -190,10 +252,10 @@ public final class LoadBench {
       if (other == cpd) {
         continue;
       }
-      System.out.printf("checkpoint-doctor / %s: throughput %.2fx (accepted), %.2fx (processed),"
-              + " per CPU-s %.2fx, p99 %.2fx, peak RSS %.2fx%n", other.name(),
-          cpd.result().samplesPerSecond() / other.result().samplesPerSecond(),
+      System.out.printf("checkpoint-doctor / %s: processed %.2fx, answered %.2fx, per CPU-s"
+              + " %.2fx, p99 %.2fx, peak RSS %.2fx%n", other.name(),
           processedPerSecond(cpd) / processedPerSecond(other),
+          cpd.result().samplesPerSecond() / other.result().samplesPerSecond(),
           (cpd.result().acceptedSamples() / cpd.cpuSeconds())
               / (other.result().acceptedSamples() / other.cpuSeconds()),
           (double) cpd.result().p99Micros() / Math.max(1, other.result().p99Micros()),

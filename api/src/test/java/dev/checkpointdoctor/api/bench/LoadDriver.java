@@ -31,7 +31,7 @@ public final class LoadDriver {
   private LoadDriver() {}
 
   /** Builds {@code warmupRounds + rounds} scrape rounds of the fleet for {@code connections}. */
-  public static Workload build(FlinkFleet fleet, int connections, int warmupRounds, int rounds,
+  public static Workload build(Fleet fleet, int connections, int warmupRounds, int rounds,
       int samplesPerBody, long t0) {
     BodyFactory factory = new BodyFactory();
     List<List<Series>> shards = new ArrayList<>();

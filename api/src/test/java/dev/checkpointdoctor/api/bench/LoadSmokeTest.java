@@ -58,6 +58,29 @@ class LoadSmokeTest {
   }
 
   @Test
+  void theKeptLoadIsEveryUsedSeriesOfTheUnfilteredOne() {
+    SampleFleet all = SampleFleet.unfiltered(2);
+    SampleFleet kept = SampleFleet.kept(2, Path.of("..", "deploy", "prometheus",
+        "remote-write.yml"));
+    // the real scrapes: 819 Flink series and 505 node_exporter series per job and host
+    assertThat(all.size()).isEqualTo(2 * (819 + 505));
+    assertThat(kept.size()).isEqualTo(kept.usedSeries()).isEqualTo(all.usedSeries());
+    // per job 68 Flink series, 12 disk series and 1 file system series of its host
+    assertThat(kept.usedSeries()).isEqualTo(2 * 81);
+    RemoteWriteDecoder decoder = new RemoteWriteDecoder(DecodeLimits.defaults(),
+        SignalCatalog.defaults());
+    Set<Object> jobs = new HashSet<>();
+    for (Body b : new BodyFactory().round(kept.series(), 0, T0, 500)) {
+      DecodedWrite w = decoder.decode(b.bytes(), 0, b.bytes().length);
+      assertThat(w.unusedSampleCount()).isZero();
+      for (DecodedSeries s : w.series()) {
+        jobs.add(s.labels().get("job_name"));
+      }
+    }
+    assertThat(jobs).contains("feas_rocksdb_job_0", "feas_rocksdb_job_1");
+  }
+
+  @Test
   void shortLoadRunIsAcceptedAndReachesTheDetector(@TempDir Path dir) throws Exception {
     FlinkFleet fleet = new FlinkFleet(1, 2, 2);
     LoadDriver.Workload w = LoadDriver.build(fleet, 3, 1, 2, 500, T0);

@@ -19,9 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Many writers against a queue that holds less than two requests: the service must answer 503
- * rather than take what it cannot process, and every sample it answered 2xx for must reach the
- * detector.
+ * Many writers against a queue that holds less than two requests: without waiting the service
+ * must answer 503 rather than take what it cannot process; with the default wait it holds the
+ * answers back instead (back-pressure) and answers every one 204. Either way every sample it
+ * answered 2xx for must reach the detector.
  */
 class OverloadTest {
   static final int WRITERS = 8;
@@ -40,9 +41,10 @@ class OverloadTest {
   }
 
   @Test
-  void answers503WhenBehindAndProcessesEverySampleItAccepted(@TempDir Path tmp)
+  void withoutWaitingAnswers503WhenBehindAndProcessesEverySampleItAccepted(@TempDir Path tmp)
       throws Exception {
-    try (CheckpointDoctor service = TestService.start(tmp, "--queue-samples", "1000")) {
+    try (CheckpointDoctor service = TestService.start(tmp, "--queue-samples", "1000",
+        "--queue-wait", "0s")) {
       String url = TestService.url(service, "/api/v1/write");
       AtomicInteger ok = new AtomicInteger();
       AtomicInteger refused = new AtomicInteger();
@@ -93,6 +95,47 @@ class OverloadTest {
           .as("accepted = processed").isEqualTo(accepted);
       System.out.printf("overload: %d writers, %d requests answered 204, %d answered 503, "
           + "%.0f samples accepted and processed%n", WRITERS, ok.get(), refused.get(), accepted);
+    }
+  }
+
+  @Test
+  void waitingForRoomAnswersEveryWrite204AndProcessesAll(@TempDir Path tmp) throws Exception {
+    try (CheckpointDoctor service = TestService.start(tmp, "--queue-samples", "1000",
+        "--detector-threads", "2")) {
+      String url = TestService.url(service, "/api/v1/write");
+      AtomicInteger ok = new AtomicInteger();
+      long t0 = System.currentTimeMillis() - Duration.ofHours(1).toMillis();
+      ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+      List<Future<?>> writers = new ArrayList<>();
+      for (int w = 0; w < WRITERS; w++) {
+        int writer = w;
+        writers.add(pool.submit(() -> {
+          for (int r = 0; r < REQUESTS_PER_WRITER; r++) {
+            int code = Http.post(url, body(writer, t0 + r * 1000L), Http.remoteWriteHeaders())
+                .statusCode();
+            assertThat(code).as("answer to a write while the queue is full").isEqualTo(204);
+            ok.incrementAndGet();
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : writers) {
+        f.get();
+      }
+      pool.shutdown();
+      Await.until("every request processed", Duration.ofSeconds(30),
+          () -> service.worker().processedRequests() == WRITERS * REQUESTS_PER_WRITER
+              && service.worker().queuedSamples() == 0);
+      String m = Http.get(TestService.url(service, "/metrics")).body();
+      assertThat(Http.metric(m,
+          "checkpoint_doctor_write_requests_rejected_total{reason=\"overloaded\"}")).isZero();
+      assertThat(Http.metric(m, "checkpoint_doctor_samples_processed_total"))
+          .isEqualTo((double) WRITERS * REQUESTS_PER_WRITER * SERIES_PER_REQUEST);
+      // the queue held less than two requests, so most writes waited for room
+      assertThat(Http.metric(m, "checkpoint_doctor_queue_wait_seconds_count"))
+          .isEqualTo(WRITERS * REQUESTS_PER_WRITER);
+      assertThat(Http.metric(m, "checkpoint_doctor_queue_wait_seconds_bucket{le=\"0.0\"}"))
+          .isLessThan(WRITERS * REQUESTS_PER_WRITER);
     }
   }
 }

@@ -29,7 +29,8 @@ class RemoteWriteStatusTest {
   @BeforeEach
   void start() throws Exception {
     service = TestService.start(tmp, "--max-body-bytes", "65536",
-        "--max-decompressed-bytes", "1048576", "--queue-samples", "1000");
+        "--max-decompressed-bytes", "1048576", "--queue-samples", "1000",
+        "--queue-wait", "1s");
     url = TestService.url(service, "/api/v1/write");
   }
 
@@ -129,11 +130,12 @@ class RemoteWriteStatusTest {
 
   @Test
   void detectorBehindIs503AndNothingAcceptedIsLost() throws Exception {
-    // Hold the detector's lock so the worker cannot finish the first request.
+    // Hold a detector shard's lock so no request can be finished (each needs every shard): the
+    // queue fills, the next write waits its --queue-wait for room, then gets 503.
     CountDownLatch held = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     Thread blocker = new Thread(() -> {
-      synchronized (service.detector()) {
+      synchronized (service.detector().shard(0)) {
         held.countDown();
         try {
           release.await();

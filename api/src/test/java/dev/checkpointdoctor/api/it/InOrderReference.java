@@ -7,6 +7,7 @@ import dev.checkpointdoctor.detector.model.DeliverySettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Labels;
 import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URLEncoder;
@@ -97,8 +98,16 @@ public final class InOrderReference {
 
   /** A job's baselines as comparable lines: signal, scope, state, observations, expected. */
   public static List<String> baselines(Detector d, String job) {
+    return lines(d.baselines(job));
+  }
+
+  public static List<String> baselines(ShardedDetector d, String job) {
+    return lines(d.baselines(job));
+  }
+
+  private static List<String> lines(List<BaselineSummary> baselines) {
     List<String> out = new ArrayList<>();
-    for (BaselineSummary b : d.baselines(job)) {
+    for (BaselineSummary b : baselines) {
       out.add(String.format(Locale.ROOT, "%s %s %s n=%d expected=%.9g", b.signal().id(),
           b.scope(), b.state(), b.observations(), b.expected()));
     }

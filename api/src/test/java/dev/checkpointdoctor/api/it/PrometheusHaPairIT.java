@@ -6,6 +6,7 @@ import dev.checkpointdoctor.api.app.CheckpointDoctor;
 import dev.checkpointdoctor.detector.model.DeliverySettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,7 +61,7 @@ class PrometheusHaPairIT {
             "--min-observations", "3", "--ha-replica-label", "prometheus_replica",
             "--ha-failover-timeout", "5s", "--job-identity-labels", "cluster");
         FlinkLikeMetricsServer flink = new FlinkLikeMetricsServer(PrometheusRemoteWriteIT.FIXTURE)) {
-      Detector d = service.detector();
+      ShardedDetector d = service.detector();
       List<InOrderReference.Sample> first;
       List<InOrderReference.Sample> second;
       try (PrometheusServer replica1 = startSecond(tmp, flink, service, d)) {
@@ -98,7 +99,7 @@ class PrometheusHaPairIT {
 
   /** Starts replica 0, waits until the service learns from it, then starts replica 1. */
   private PrometheusServer startSecond(Path tmp, FlinkLikeMetricsServer flink,
-      CheckpointDoctor service, Detector d) throws Exception {
+      CheckpointDoctor service, ShardedDetector d) throws Exception {
     replica0 = PrometheusServer.start(tmp.resolve("prom0"),
         config(flink.port(), service.port(), "replica-0", true));
     Await.until("job learnt from replica 0", Duration.ofSeconds(60),
@@ -115,7 +116,7 @@ class PrometheusHaPairIT {
    * back what replica 0 stored by starting it again on its storage without scraping.
    */
   private List<InOrderReference.Sample> stoppedFirst(Path tmp, FlinkLikeMetricsServer flink,
-      CheckpointDoctor service, Detector d, PrometheusServer replica1) throws Exception {
+      CheckpointDoctor service, ShardedDetector d, PrometheusServer replica1) throws Exception {
     Await.until("5 checkpoints learnt", Duration.ofSeconds(60),
         () -> PrometheusShardsIT.durations(d, KEY) >= 5);
     assertThat(d.stats().haFailovers()).isZero();

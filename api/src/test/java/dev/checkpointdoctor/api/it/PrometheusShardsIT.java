@@ -8,6 +8,7 @@ import dev.checkpointdoctor.detector.model.DeliverySettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -73,7 +74,7 @@ class PrometheusShardsIT {
     }
   }
 
-  static int durations(Detector d, String job) {
+  static int durations(ShardedDetector d, String job) {
     return d.baselines(job).stream().filter(b -> b.signal() == Signal.CHECKPOINT_DURATION)
         .mapToInt(BaselineSummary::observations).findFirst().orElse(0);
   }

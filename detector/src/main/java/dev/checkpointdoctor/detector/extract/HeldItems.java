@@ -5,7 +5,8 @@ import dev.checkpointdoctor.detector.model.Signal;
 /**
  * What one node, container or TaskManager produced while its jobs are not yet known, oldest first:
  * per item the timestamp, the signal and value it gives (if any) and how many samples it stands
- * for. Primitive columns in a ring, about 17 bytes an item.
+ * for, and its number (see {@link PendingJoins}). Primitive columns in a ring, about 25 bytes an
+ * item.
  */
 final class HeldItems {
   private static final Signal[] SIGNALS = Signal.values();
@@ -14,6 +15,7 @@ final class HeldItems {
   private double[] values = new double[4];
   private byte[] signals = new byte[4];
   private byte[] samples = new byte[4];
+  private long[] numbers = new long[4];
   private int head;
   private int size;
 
@@ -22,7 +24,7 @@ final class HeldItems {
    * and the queue is decided from its oldest item. {@code signal} null: the item only counts
    * samples that give no value by themselves.
    */
-  void add(long t, Signal signal, double value, int sampleCount) {
+  void add(long t, Signal signal, double value, int sampleCount, long number) {
     if (size == ts.length) {
       grow();
     }
@@ -36,6 +38,7 @@ final class HeldItems {
       values[to] = values[from];
       signals[to] = signals[from];
       samples[to] = samples[from];
+      numbers[to] = numbers[from];
       k--;
     }
     int i = (head + k) % n;
@@ -43,6 +46,7 @@ final class HeldItems {
     values[i] = value;
     signals[i] = (byte) (signal == null ? -1 : signal.ordinal());
     samples[i] = (byte) sampleCount;
+    numbers[i] = number;
     size++;
   }
 
@@ -71,6 +75,10 @@ final class HeldItems {
     return samples[head];
   }
 
+  long headNumber() {
+    return numbers[head];
+  }
+
   void pop() {
     head = (head + 1) % ts.length;
     size--;
@@ -85,17 +93,20 @@ final class HeldItems {
     double[] v2 = new double[n];
     byte[] s2 = new byte[n];
     byte[] c2 = new byte[n];
+    long[] n2 = new long[n];
     for (int k = 0; k < size; k++) {
       int i = (head + k) % ts.length;
       t2[k] = ts[i];
       v2[k] = values[i];
       s2[k] = signals[i];
       c2[k] = samples[i];
+      n2[k] = numbers[i];
     }
     ts = t2;
     values = v2;
     signals = s2;
     samples = c2;
+    numbers = n2;
     head = 0;
   }
 }

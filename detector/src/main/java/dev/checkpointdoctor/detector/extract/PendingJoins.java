@@ -20,6 +20,11 @@ import java.util.logging.Logger;
  * <p>Every held sample ends as an observation of the jobs that ran there at its time or is
  * counted: {@code unjoined} (no job's TaskManager on that node or pod) or {@code
  * idle_taskmanager} (a TaskManager running no job's task then).
+ *
+ * <p>Items are numbered in the order they are held. A shard of a sharded detector receives every
+ * node, container and TaskManager sample in the same order as the other shards, so an item has
+ * the same number in each: the shards report their decisions to {@link JoinVotes}, which counts
+ * an item once, when no shard joined it.
  */
 final class PendingJoins {
   private static final Logger logger = Logger.getLogger(PendingJoins.class.getName());
@@ -33,6 +38,8 @@ final class PendingJoins {
   private long unjoined;
   private long unjoinedContainer;
   private long idleTaskManager;
+  private long numbered;
+  private JoinVotes votes;
   private boolean loggedLimit;
 
   PendingJoins(Placement placement, long maxHeld) {
@@ -41,10 +48,15 @@ final class PendingJoins {
     this.maxHeld = maxHeld;
   }
 
+  /** Reports every decision to {@code votes} (a shard's ballot), besides counting it here. */
+  void voteWith(JoinVotes votes) {
+    this.votes = votes;
+  }
+
   /** Holds one item of {@code source} until its jobs are known. */
   void hold(JoinedSource source, long ts, Signal signal, double value, int samples,
       Consumer<Observation> out) {
-    source.held.add(ts, signal, value, samples);
+    source.held.add(ts, signal, value, samples, numbered++);
     if (ts > source.newest) {
       source.newest = ts;
     }
@@ -82,7 +94,7 @@ final class PendingJoins {
   }
 
   private void drain(JoinedSource s, Consumer<Observation> out) {
-    long flink = s.progress.flink;
+    long flink = s.progress.flinkAnywhere();
     long known = flink; // NONE when the cluster has sent no Flink series yet: nothing is known
     long silentBefore = flink == NONE ? NONE : flink - maxLagMs;
     for (List<Stay> group : s.stays(placement)) {
@@ -110,16 +122,24 @@ final class PendingJoins {
     long t = h.headTs();
     String join = jobsAt(s, t);
     Signal signal = h.headSignal();
+    JoinVotes.Outcome outcome = JoinVotes.Outcome.JOINED;
     if (jobs.isEmpty()) {
       if (s.idleWhenUnjoined()) {
         idleTaskManager += h.headSamples();
+        outcome = JoinVotes.Outcome.IDLE_TASKMANAGER;
       } else {
         unjoined += h.headSamples();
+        outcome = JoinVotes.Outcome.UNJOINED_NODE;
         if (s instanceof ContainerSignals.Container) {
           unjoinedContainer += h.headSamples();
+          outcome = JoinVotes.Outcome.UNJOINED_CONTAINER;
         }
       }
-    } else if (signal != null && !Double.isNaN(h.headValue())) {
+    }
+    if (votes != null) {
+      votes.decided(h.headNumber(), outcome, h.headSamples());
+    }
+    if (!jobs.isEmpty() && signal != null && !Double.isNaN(h.headValue())) {
       for (int i = 0; i < jobs.size(); i++) {
         out.accept(new Observation(jobs.get(i), signal, s.scope, t, h.headValue(), join));
       }

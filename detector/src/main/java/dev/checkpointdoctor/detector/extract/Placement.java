@@ -22,6 +22,17 @@ final class Placement {
     long tm = NONE;
     long node = NONE;
     long container = NONE;
+    /**
+     * The newest Flink sample of the cluster among all shards of a sharded detector (as of the
+     * last batch), NONE in a detector of its own: joins wait for what one detector seeing every
+     * job would wait for.
+     */
+    long flinkAllShards = NONE;
+
+    /** How far the cluster's Flink series have got, in this detector or any shard. */
+    long flinkAnywhere() {
+      return Math.max(flink, flinkAllShards);
+    }
 
     long oldest() {
       long o = Long.MAX_VALUE;
@@ -155,5 +166,13 @@ final class Placement {
 
   int size() {
     return stays + hostTms.size();
+  }
+
+  /** Tells the board how far each cluster's Flink series got here, and learns the shards' best. */
+  void share(FlinkProgressBoard board) {
+    for (Map.Entry<String, Progress> e : clusters.entrySet()) {
+      Progress p = e.getValue();
+      p.flinkAllShards = board.exchange(e.getKey(), p.flink);
+    }
   }
 }

@@ -53,7 +53,9 @@ public final class SignalExtractor {
   private final NodeSignals nodes;
   private final ContainerSignals containers;
   private long ignoredSamples;
+  private long ignoredUnkeyed;
   private int flushes;
+  private FlinkProgressBoard board;
 
   public SignalExtractor(SignalCatalog catalog, DetectorSettings settings) {
     this(catalog, settings, DeliverySettings.defaults());
@@ -76,6 +78,16 @@ public final class SignalExtractor {
 
   public SignalCatalog catalog() {
     return catalog;
+  }
+
+  /**
+   * Makes this extractor a shard's: its join decisions go to {@code votes} as well, and its joins
+   * wait for the clusters' Flink progress over all shards, from {@code board} at each {@link
+   * #flush}.
+   */
+  public void shareJoins(JoinVotes votes, FlinkProgressBoard board) {
+    joins.voteWith(votes);
+    this.board = board;
   }
 
   public JobIdentity identity() {
@@ -122,6 +134,9 @@ public final class SignalExtractor {
   private void process(Series s, long tsMs, double value, Consumer<Observation> out) {
     if (s.skip) {
       ignoredSamples++;
+      if (s.unkeyed) {
+        ignoredUnkeyed++;
+      }
       return;
     }
     switch (s.rule.kind().source()) {
@@ -159,6 +174,9 @@ public final class SignalExtractor {
    * batch of samples; what waits for other series stays held.
    */
   public void flush(Consumer<Observation> out) {
+    if (board != null) {
+      placement.share(board);
+    }
     jobFrames.flush(out);
     joins.flush(out);
     if (++flushes % PRUNE_EVERY_FLUSHES == 0) {
@@ -228,9 +246,30 @@ public final class SignalExtractor {
     return ignoredSamples;
   }
 
+  /**
+   * Of {@link #ignoredSamples()}, those of series without a job key, which a sharded detector
+   * hands to every shard.
+   */
+  public long ignoredSamplesWithoutJobKey() {
+    return ignoredUnkeyed;
+  }
+
   /** Job samples in unfinished frames plus node/container/TaskManager items awaiting jobs. */
   public long pendingSamples() {
     return jobFrames.pendingSamples() + joins.held();
+  }
+
+  /** Of {@link #pendingSamples()}, the node/container/TaskManager items awaiting jobs. */
+  public long heldForJoins() {
+    return joins.held();
+  }
+
+  /**
+   * Tells {@code board} how far this extractor's Flink series of each cluster got and learns how
+   * far those of all shards got (also done by each {@link #flush}).
+   */
+  public void shareProgress(FlinkProgressBoard board) {
+    placement.share(board);
   }
 
   // ---------------------------------------------------------------- series creation
@@ -256,6 +295,7 @@ public final class SignalExtractor {
       case MOUNT -> false; // a fact about a file system the Detector records, never a signal
     };
     s.skip = !keep;
+    s.unkeyed = !keep && identity.key(labels) == null;
     return s;
   }
 
@@ -303,6 +343,8 @@ public final class SignalExtractor {
     /** Set when the series ends; a new sample of the label set needs a fresh state. */
     boolean ended;
     boolean skip;
+    /** Skipped, and without a job key. */
+    boolean unkeyed;
     /** Has sent a sample (and is counted where its source counts live series). */
     boolean opened;
     double last = Double.NaN;

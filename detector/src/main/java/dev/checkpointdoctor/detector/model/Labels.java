@@ -14,6 +14,10 @@ public final class Labels {
   private final String[] names;
   private final String[] values;
   private final int hash;
+  // Not part of the value: a slot where the detector keeps the state it found for this label set
+  // last, so a decoder that hands out the same instance again saves the lookup by contents. Read
+  // and written without synchronisation by whoever owns what it points to; see #memo().
+  private Object memo;
 
   private Labels(String[] names, String[] values) {
     this.names = names;
@@ -86,6 +90,19 @@ public final class Labels {
       }
     }
     return true;
+  }
+
+  /**
+   * What the last {@link #memo(Object)} left, or null. A reader must check that the object is its
+   * own (another thread may have written it, and nothing orders that write): the detector stores
+   * per-series cursors that know the detector they belong to.
+   */
+  public Object memo() {
+    return memo;
+  }
+
+  public void memo(Object memo) {
+    this.memo = memo;
   }
 
   /** The value of {@code name}, or null when absent. */

@@ -2,11 +2,11 @@ package dev.checkpointdoctor.detector.pipeline;
 
 import dev.checkpointdoctor.detector.catalog.MetricRule;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
+import dev.checkpointdoctor.detector.cause.UnknownCauseDiagnoser;
 import dev.checkpointdoctor.detector.extract.SignalExtractor;
 import dev.checkpointdoctor.detector.facts.MountTable;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
-import dev.checkpointdoctor.detector.cause.UnknownCauseDiagnoser;
 import dev.checkpointdoctor.detector.model.DeliverySettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Diagnosis;
@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The pipeline in one place: samples (in event time) → signal extraction → per (job, signal,
@@ -30,42 +31,49 @@ import java.util.Optional;
  * Only per-series order is assumed: sources, Prometheus shards and the replicas of an HA pair
  * (see {@link DeliverySettings}) may interleave as they like within the delivery lag.
  */
-public final class Detector {
+public final class Detector implements DetectorInput {
   /** Bits of the NaN Prometheus uses to mark a series as ended. */
   public static final long STALE_NAN_BITS = 0x7ff0000000000002L;
-
 
   private final SignalCatalog catalog;
   private final DetectorSettings settings;
   private final DeliverySettings delivery;
   private final SignalExtractor extractor;
+  private final ShardRole shard;
   /** Null unless an HA replica label is set. */
   private final ReplicaElection election;
-  private final ReplicaElection.Sink seriesSink = this::acceptSeries;
+  private final ReplicaElection.Sink seriesSink = (l, t, v, from, to) ->
+      acceptSeries(l, t, v, from, to, false);
+  private final ReplicaElection.Sink broadcastSink = (l, t, v, from, to) ->
+      acceptSeries(l, t, v, from, to, true);
   private final DetectorStats stats = new DetectorStats();
-  private final Map<Labels, SeriesCursor> series = new HashMap<>();
   // Keyed by label sets whose strings are interned (see Labels#interned). The decoder interns the
   // strings of the label sets it builds, so its instances compare to these by reference, string
   // by string, or are these very instances.
+  private final Map<Labels, SeriesCursor> series = new HashMap<>();
   // The cursor whose sample the extractor is working on, so observe() can use its book hint.
   private SeriesCursor current;
   private final SignalBook book;
   private SeriesBudget budget = SeriesBudget.unlimited();
   private MountTable mounts = new MountTable();
   private long eventTimeMs = Long.MIN_VALUE;
+  private int broadcastSeries;
   private boolean readingHistory;
   // One instance instead of a new method reference per sample.
   private final java.util.function.Consumer<Observation> observer = this::observe;
   // Published after every batch so /metrics can read them without waiting for the lock.
   private volatile int trackedSeriesGauge;
+  private volatile int broadcastSeriesGauge;
   private volatile int baselineGauge;
   private volatile int openAnomalyGauge;
   private volatile int jobGauge;
-  private volatile long unjoinedCounter;
   private volatile long lateFrameCounter;
-  private volatile long idleTaskManagerCounter;
   private volatile long ignoredCounter;
   private volatile long pendingGauge;
+  private volatile long pendingBroadcastGauge;
+  // of a detector of its own (a shard reads the shards' JoinTally instead)
+  private volatile long unjoinedCounter;
+  private volatile long idleTaskManagerCounter;
 
   private final List<DetectorListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -79,15 +87,28 @@ public final class Detector {
 
   public Detector(SignalCatalog catalog, DetectorSettings settings, DeliverySettings delivery,
       Diagnoser diagnoser) {
+    this(catalog, settings, delivery, diagnoser, new AtomicLong(1), ShardRole.ALONE);
+  }
+
+  /** One shard of a {@link ShardedDetector}: anomaly ids come from the shards' common counter. */
+  Detector(SignalCatalog catalog, DetectorSettings settings, DeliverySettings delivery,
+      Diagnoser diagnoser, AtomicLong anomalyIds, ShardRole shard) {
     this.catalog = catalog;
     this.settings = settings;
     this.delivery = delivery;
+    this.shard = shard;
     this.extractor = new SignalExtractor(catalog, settings, delivery);
     this.election = delivery.haReplicaLabel() == null ? null
         : new ReplicaElection(delivery.haReplicaLabel(),
-            delivery.haFailoverTimeout().toMillis(), catalog, extractor.identity(), stats);
-    this.book = new SignalBook(settings, diagnoser, listeners);
-    book.unjoinedCounts(extractor::unjoinedNodeSamples, extractor::unjoinedContainerSamples);
+            delivery.haFailoverTimeout().toMillis(), catalog, extractor.identity(), stats,
+            shard.countsBroadcast() ? stats : shard.uncounted);
+    this.book = new SignalBook(settings, diagnoser, listeners, anomalyIds);
+    if (shard.alone()) {
+      book.unjoinedCounts(extractor::unjoinedNodeSamples, extractor::unjoinedContainerSamples);
+    } else {
+      extractor.shareJoins(shard.ballot, shard.board);
+      book.unjoinedCounts(shard.tally::unjoinedNode, shard.tally::unjoinedContainer);
+    }
   }
 
   /** Restores baselines and anomalies from a snapshot taken by {@link #snapshot()}. */
@@ -103,8 +124,13 @@ public final class Detector {
   public Detector(SignalCatalog catalog, DetectorSettings settings, DeliverySettings delivery,
       Diagnoser diagnoser, DetectorState restored) {
     this(catalog, settings, delivery, diagnoser);
+    restore(restored);
+  }
+
+  /** Takes over a snapshot's state; only on a detector that has seen no sample yet. */
+  synchronized void restore(DetectorState restored) {
     book.restore(restored);
-    eventTimeMs = restored.eventTimeMs();
+    eventTimeMs = Math.max(eventTimeMs, restored.eventTimeMs());
     publishGauges();
   }
 
@@ -126,10 +152,15 @@ public final class Detector {
    * already tracked are not counted).
    */
   public synchronized void limitSeries(int maxTotal, int maxPerJob) {
-    budget = new SeriesBudget(maxTotal, maxPerJob);
+    useBudget(new SeriesBudget(maxTotal, maxPerJob));
+  }
+
+  /** Uses a budget (shared with other shards; call before the first sample). */
+  synchronized void useBudget(SeriesBudget budget) {
+    this.budget = budget;
     if (election != null) {
       // both replicas' label sets, and some churn
-      election.limit((int) Math.min(Integer.MAX_VALUE, 4L * maxTotal));
+      election.limit((int) Math.min(Integer.MAX_VALUE, 4L * budget.maxTotal()));
     }
   }
 
@@ -151,58 +182,87 @@ public final class Detector {
   }
 
   /** As {@link #accept(Labels, long[], double[])} for the samples {@code [from, to)}. */
+  @Override
   public synchronized void accept(Labels labels, long[] timestamps, double[] values, int from,
       int to) {
     if (election != null) {
       election.accept(labels, timestamps, values, from, to, seriesSink);
     } else {
-      acceptSeries(labels, timestamps, values, from, to);
+      acceptSeries(labels, timestamps, values, from, to, false);
     }
   }
 
-  private void acceptSeries(Labels labels, long[] timestamps, double[] values, int from,
-      int to) {
-    SeriesCursor cursor = series.get(labels);
+  /**
+   * As {@link #accept(Labels, long[], double[], int, int)} for a series that every shard of a
+   * {@link ShardedDetector} receives (a series without a job key: node, TaskManager and container
+   * series, which each shard joins to its own jobs). Its samples are counted in the stats of one
+   * shard only, and its join decisions in the shards' common tally.
+   */
+  public synchronized void acceptBroadcast(Labels labels, long[] timestamps, double[] values,
+      int from, int to) {
+    if (election != null) {
+      election.accept(labels, timestamps, values, from, to, broadcastSink);
+    } else {
+      acceptSeries(labels, timestamps, values, from, to, true);
+    }
+  }
+
+  private void acceptSeries(Labels labels, long[] timestamps, double[] values, int from, int to,
+      boolean broadcast) {
+    // The decoders hand out one instance per series and event loop: its memo finds the cursor
+    // without comparing label contents.
+    SeriesCursor cursor = shard.remembered(labels, broadcast, this);
+    if (cursor == null) {
+      cursor = series.get(labels);
+      if (cursor != null) {
+        shard.remember(labels, broadcast, cursor);
+      }
+    }
+    DetectorStats counted = broadcast && !shard.countsBroadcast() ? shard.uncounted : stats;
     if (cursor == null) {
       MetricRule rule = catalog.ruleFor(labels.metricName());
       if (rule == null) {
-        stats.unusedMetric.addAndGet(to - from);
+        counted.unusedMetric.addAndGet(to - from);
         return;
       }
       if (rule.kind().source() == MetricRule.Source.MOUNT) {
         mounts.observe(labels); // a fact about a mount, no signal: no cursor, no budget
-        stats.processed.addAndGet(to - from);
+        counted.processed.addAndGet(to - from);
         return;
       }
-      if (!budget.tryAdd(labels)) {
-        stats.cardinalityLimit.addAndGet(to - from);
+      if (!budget.tryAdd(labels, broadcast)) {
+        counted.cardinalityLimit.addAndGet(to - from);
         return;
       }
       // the detector keeps a label set for as long as the series lives: share its strings
-      cursor = new SeriesCursor(rule, labels.interned());
+      cursor = new SeriesCursor(this, rule, labels.interned());
       series.put(cursor.labels, cursor);
+      shard.remember(labels, broadcast, cursor);
+      if (broadcast) {
+        broadcastSeries++;
+      }
     }
     labels = cursor.labels; // the extractor keys its state by the same, long-lived instance
     current = cursor;
     for (int i = from; i < to; i++) {
       long ts = timestamps[i];
       if (ts < cursor.lastTimestampMs) {
-        stats.outOfOrder.incrementAndGet();
+        counted.outOfOrder.incrementAndGet();
         continue;
       }
       if (ts == cursor.lastTimestampMs) {
-        stats.duplicate.incrementAndGet();
+        counted.duplicate.incrementAndGet();
         continue;
       }
       cursor.lastTimestampMs = ts;
       eventTimeMs = Math.max(eventTimeMs, ts);
       if (Double.doubleToRawLongBits(values[i]) == STALE_NAN_BITS) {
-        stats.staleMarkers.incrementAndGet();
+        counted.staleMarkers.incrementAndGet();
         extractor.onSeriesEnd(cursor.rule, labels, ts, observer);
         cursor.extracted = null; // the extractor forgot the series; a new sample starts afresh
         continue;
       }
-      stats.processed.incrementAndGet();
+      counted.processed.incrementAndGet();
       if (cursor.extracted == null) {
         cursor.extracted = extractor.track(cursor.rule, labels);
       }
@@ -218,18 +278,21 @@ public final class Detector {
    * what happened in the past from what happens now. Nothing else changes: history goes through
    * {@link #accept} and {@link #endBatch} like live samples.
    */
+  @Override
   public synchronized void beginHistory() {
     readingHistory = true;
     book.readingHistory(true);
   }
 
   /** Ends {@link #beginHistory()}. */
+  @Override
   public synchronized void endHistory() {
     readingHistory = false;
     book.readingHistory(false);
   }
 
   /** True between {@link #beginHistory()} and {@link #endHistory()}. */
+  @Override
   public synchronized boolean readingHistory() {
     return readingHistory;
   }
@@ -239,35 +302,60 @@ public final class Detector {
    * observed, and the jobs that received observations are re-diagnosed. Request boundaries
    * decide nothing else: a scrape split over requests and shards is gathered by its timestamp.
    */
+  @Override
   public synchronized void endBatch() {
+    endBatch(Long.MIN_VALUE);
+  }
+
+  /**
+   * As {@link #endBatch()}, with the event time raised to at least {@code eventTimeMs}: a shard
+   * of a {@link ShardedDetector} ends its batch at the time all shards' samples reached, as one
+   * detector that saw them all would.
+   */
+  public synchronized void endBatch(long eventTimeMs) {
+    this.eventTimeMs = Math.max(this.eventTimeMs, eventTimeMs);
     if (election != null) {
       election.prune();
     }
-    if (eventTimeMs != Long.MIN_VALUE) {
+    if (this.eventTimeMs != Long.MIN_VALUE) {
       extractor.flush(observer);
-      book.diagnose(eventTimeMs);
+      if (shard.ballot != null) {
+        shard.ballot.cast(); // before diagnosing: a diagnosis quotes the unjoined counts
+      }
+      book.diagnose(this.eventTimeMs);
     }
     publishGauges();
   }
 
+  /** Tells the shards how far this shard's Flink series got (also done by each batch's end). */
+  synchronized void shareProgress() {
+    if (shard.board != null) {
+      extractor.shareProgress(shard.board);
+    }
+  }
+
   private void publishGauges() {
     trackedSeriesGauge = series.size();
+    broadcastSeriesGauge = broadcastSeries;
     baselineGauge = book.size();
     openAnomalyGauge = book.openAnomalyCount();
     jobGauge = book.jobCount();
-    unjoinedCounter = extractor.unjoinedSamples();
     lateFrameCounter = extractor.lateSamples();
-    idleTaskManagerCounter = extractor.idleTaskManagerSamples();
-    ignoredCounter = extractor.ignoredSamples();
+    ignoredCounter = shard.countsBroadcast() ? extractor.ignoredSamples()
+        : extractor.ignoredSamples() - extractor.ignoredSamplesWithoutJobKey();
     pendingGauge = extractor.pendingSamples() + (election == null ? 0 : election.held());
+    pendingBroadcastGauge = extractor.heldForJoins()
+        + (election == null ? 0 : election.heldOfBroadcastSources());
+    unjoinedCounter = extractor.unjoinedSamples();
+    idleTaskManagerCounter = extractor.idleTaskManagerSamples();
   }
 
   /**
    * Node and container samples no job's TaskManagers could be joined to (processed, kept for
-   * rates, but no signal), as of the last completed batch.
+   * rates, but no signal), as of the last completed batch; of a shard, those no shard joined.
    */
   public long unjoinedSamples() {
-    return unjoinedCounter;
+    return shard.alone() ? unjoinedCounter : shard.tally.unjoined();
   }
 
   /** Job samples that arrived after their scrape's frame was evaluated, as of the last batch. */
@@ -275,14 +363,18 @@ public final class Detector {
     return lateFrameCounter;
   }
 
-  /** TaskManager samples from times it ran no job's task, as of the last batch. */
+  /**
+   * TaskManager samples from times it ran no job's task, as of the last batch; of a shard, those
+   * no shard joined.
+   */
   public long idleTaskManagerSamples() {
-    return idleTaskManagerCounter;
+    return shard.alone() ? idleTaskManagerCounter : shard.tally.idleTaskManager();
   }
 
   /**
    * Samples of catalog metrics that name nothing to watch (no job_name or tm_id, virtual disks,
-   * the pause container), as of the last batch.
+   * the pause container), as of the last batch; of the shards, only shard 0 counts those of
+   * series without a job key (every shard receives them).
    */
   public long ignoredSeriesSamples() {
     return ignoredCounter;
@@ -295,6 +387,11 @@ public final class Detector {
    */
   public long pendingSamples() {
     return pendingGauge;
+  }
+
+  /** Of {@link #pendingSamples()}, those of series every shard receives. */
+  long pendingBroadcastSamples() {
+    return pendingBroadcastGauge;
   }
 
   private void observe(Observation o) {
@@ -325,6 +422,11 @@ public final class Detector {
   /** Series with state, as of the last completed batch (never waits for the lock). */
   public int trackedSeries() {
     return trackedSeriesGauge;
+  }
+
+  /** Of {@link #trackedSeries()}, those fed by {@link #acceptBroadcast}. */
+  int broadcastSeries() {
+    return broadcastSeriesGauge;
   }
 
   /** Baselines, as of the last completed batch (never waits for the lock). */
@@ -384,24 +486,4 @@ public final class Detector {
   public synchronized DetectorState snapshot() {
     return book.snapshot(eventTimeMs);
   }
-
-  /**
-   * Per-series cursor: which rule applies, the newest timestamp seen, and where the series' last
-   * sample went in the extractor and the book, so the next one needs no lookups there.
-   */
-  private static final class SeriesCursor {
-    final MetricRule rule;
-    final Labels labels;
-    long lastTimestampMs = Long.MIN_VALUE;
-    /** Null until the first sample and after the series ended. */
-    SignalExtractor.Series extracted;
-    /** The book entry the series fed last: almost always the one its next observation feeds. */
-    SignalBook.Entry bookHint;
-
-    SeriesCursor(MetricRule rule, Labels labels) {
-      this.rule = rule;
-      this.labels = labels;
-    }
-  }
-
 }

@@ -7,25 +7,45 @@ import dev.checkpointdoctor.detector.model.Signal;
  * Bounded raw history of one (job, signal, scope): points younger than {@link #SPAN_MS} of event
  * time, at most {@link #CAPACITY}. When full, the older half is thinned to every second point, so
  * the whole span stays covered with recent points at full resolution and older ones sparser.
- * Arrays start small and grow, because most scopes of a big job are sparse or short-lived.
+ *
+ * <p>Kept compact, because every tracked series has one: values as floats (the cause rules judge
+ * shapes and ratios; a float's 24 bits are far finer than any of their thresholds), times exact
+ * to the millisecond. Points are packed in {@link PackedBlock}s of {@link PackedBlock#POINTS}:
+ * each stores its times as residuals from a straight line through its first and last time
+ * (scrapes are regular, so a few bits each) and its values as the bits that differ from its
+ * first value (repeated or integral values take few bits); the newest points wait unpacked in a
+ * small open block. Any point is read in constant time, as the rules read them.
  */
 final class RecentHistory implements SeriesHistory {
   static final long SPAN_MS = 2 * 3600_000L;
   static final int CAPACITY = 256;
-  private static final int INITIAL = 8;
+  private static final int INITIAL = 4;
+  private static final int B = PackedBlock.POINTS;
 
   private final Signal signal;
   private final String scope;
-  // Times as int milliseconds from base: the span is 2 h, so an int holds every offset exactly and
-  // a full history costs 3 KiB instead of 4 KiB.
+  /** Times are int milliseconds from base: the span is 2 h, so an int holds every offset. */
   private long base = Long.MIN_VALUE;
-  private int[] times = new int[INITIAL];
-  private double[] values = new double[INITIAL];
+  /** Packed blocks, each {@link #B} points; the first {@link #skip} of them expired. */
+  private long[] words = EMPTY_WORDS;
+  private int[] blockStart = EMPTY_STARTS;
+  private int blocks;
+  private int wordsUsed;
+  private int skip;
+  /** The newest points, not packed yet: fewer than {@link #B} (all of them while no block). */
+  private int[] openTimes = new int[INITIAL];
+  private float[] openValues = new float[INITIAL];
+  private int open;
   private int size;
+  /** Time of point 0 while there is one: checked on every add, so not unpacked each time. */
+  private long firstTimeMs;
   /** Points expired off the front so far: see {@link #firstPosition()}. */
   private long expiredCount;
   /** Bumped when thinning or a rebase removes points: see {@link #layoutVersion()}. */
   private long layoutVersion;
+
+  private static final long[] EMPTY_WORDS = new long[0];
+  private static final int[] EMPTY_STARTS = new int[0];
 
   RecentHistory(Signal signal, String scope) {
     this.signal = signal;
@@ -33,30 +53,24 @@ final class RecentHistory implements SeriesHistory {
   }
 
   void add(long timeMs, double value) {
-    int expired = 0;
-    while (expired < size && timeMs(expired) < timeMs - SPAN_MS) {
-      expired++;
-    }
-    if (expired > 0) {
-      System.arraycopy(times, expired, times, 0, size - expired);
-      System.arraycopy(values, expired, values, 0, size - expired);
-      size -= expired;
-      expiredCount += expired;
+    long cutoff = timeMs - SPAN_MS;
+    if (size > 0 && firstTimeMs < cutoff) {
+      int expired = 1;
+      while (expired < size && timeMs(expired) < cutoff) {
+        expired++;
+      }
+      dropFront(expired);
+      if (size > 0) {
+        firstTimeMs = timeMs(0);
+      }
     }
     if (size == CAPACITY) {
       thinOlderHalf();
     }
-    if (size == times.length) {
-      int grown = Math.min(CAPACITY, times.length * 2);
-      times = java.util.Arrays.copyOf(times, grown);
-      values = java.util.Arrays.copyOf(values, grown);
-    }
     if (size == 0 || !fits(timeMs)) {
       rebase(timeMs);
     }
-    times[size] = (int) (timeMs - base);
-    values[size] = value;
-    size++;
+    append((int) (timeMs - base), (float) value);
   }
 
   private boolean fits(long timeMs) {
@@ -64,43 +78,195 @@ final class RecentHistory implements SeriesHistory {
     return offset >= Integer.MIN_VALUE && offset <= Integer.MAX_VALUE;
   }
 
+  private void append(int time, float value) {
+    if (open == B) {
+      seal();
+    }
+    if (open == openTimes.length) {
+      int grown = Math.min(B, openTimes.length * 2);
+      openTimes = java.util.Arrays.copyOf(openTimes, grown);
+      openValues = java.util.Arrays.copyOf(openValues, grown);
+    }
+    openTimes[open] = time;
+    openValues[open] = value;
+    open++;
+    if (size++ == 0) {
+      firstTimeMs = base + time;
+    }
+  }
+
+  /** Packs the full open block after the others. */
+  private void seal() {
+    int need = PackedBlock.words(openTimes, openValues, 0, B);
+    if (wordsUsed + need > words.length) {
+      // exactly: a history seals a block every 32 points, and slack would stay for good
+      words = java.util.Arrays.copyOf(words, wordsUsed + need);
+    }
+    if (blocks == blockStart.length) {
+      blockStart = java.util.Arrays.copyOf(blockStart, blocks + 2);
+    }
+    blockStart[blocks++] = wordsUsed;
+    wordsUsed += PackedBlock.write(openTimes, openValues, 0, B, words, wordsUsed);
+    open = 0;
+  }
+
+  /** Expires the {@code n} oldest points. */
+  private void dropFront(int n) {
+    expiredCount += n;
+    size -= n;
+    if (blocks == 0) {
+      System.arraycopy(openTimes, n, openTimes, 0, open - n);
+      System.arraycopy(openValues, n, openValues, 0, open - n);
+      open -= n;
+      return;
+    }
+    int packed = blocks * B - skip;
+    if (n < packed) {
+      skip += n;
+      int whole = skip / B;
+      if (whole > 0) {
+        removeBlocks(whole);
+        skip -= whole * B;
+      }
+      return;
+    }
+    // every packed point and some open ones go
+    int fromOpen = n - packed;
+    removeBlocks(blocks);
+    skip = 0;
+    System.arraycopy(openTimes, fromOpen, openTimes, 0, open - fromOpen);
+    System.arraycopy(openValues, fromOpen, openValues, 0, open - fromOpen);
+    open -= fromOpen;
+  }
+
+  private void removeBlocks(int k) {
+    if (k == blocks) {
+      blocks = 0;
+      wordsUsed = 0;
+      words = EMPTY_WORDS;
+      blockStart = EMPTY_STARTS;
+      return;
+    }
+    int from = blockStart[k];
+    System.arraycopy(words, from, words, 0, wordsUsed - from);
+    wordsUsed -= from;
+    for (int b = k; b < blocks; b++) {
+      blockStart[b - k] = blockStart[b] - from;
+    }
+    blocks -= k;
+    if (words.length > wordsUsed + 32) {
+      words = java.util.Arrays.copyOf(words, wordsUsed);
+    }
+  }
+
   /**
    * Moves the base to {@code timeMs}. Kept points lie within SPAN_MS of the newest, so they all
    * fit again; only a point more than 24 days out of order could not, and it is dropped.
    */
   private void rebase(long timeMs) {
+    int[] t = new int[size];
+    float[] v = new float[size];
+    unpack(t, v);
     int w = 0;
-    for (int r = 0; r < size; r++) {
-      long t = base + times[r];
-      long offset = t - timeMs;
+    for (int i = 0; i < size; i++) {
+      long offset = base + t[i] - timeMs;
       if (offset >= Integer.MIN_VALUE && offset <= Integer.MAX_VALUE) {
-        times[w] = (int) offset;
-        values[w] = values[r];
+        t[w] = (int) offset;
+        v[w] = v[i];
         w++;
       }
     }
     if (w < size) {
       layoutVersion++;
     }
-    size = w;
     base = timeMs;
+    rebuild(t, v, w);
   }
 
   private void thinOlderHalf() {
+    int[] t = new int[size];
+    float[] v = new float[size];
+    unpack(t, v);
     int half = size / 2;
     int w = 0;
     for (int r = 0; r < half; r += 2) {
-      times[w] = times[r];
-      values[w] = values[r];
+      t[w] = t[r];
+      v[w] = v[r];
       w++;
     }
     for (int r = half; r < size; r++) {
-      times[w] = times[r];
-      values[w] = values[r];
+      t[w] = t[r];
+      v[w] = v[r];
       w++;
     }
-    size = w;
     layoutVersion++;
+    rebuild(t, v, w);
+  }
+
+  /** Every point, oldest first, into {@code t} (offsets from base) and {@code v}. */
+  private void unpack(int[] t, float[] v) {
+    if (blocks == 0) {
+      System.arraycopy(openTimes, 0, t, 0, open);
+      System.arraycopy(openValues, 0, v, 0, open);
+      return;
+    }
+    int[] bt = new int[blocks * B];
+    float[] bv = new float[blocks * B];
+    for (int b = 0; b < blocks; b++) {
+      PackedBlock.decode(words, blockStart[b], bt, bv, b * B);
+    }
+    int packed = blocks * B - skip;
+    System.arraycopy(bt, skip, t, 0, packed);
+    System.arraycopy(bv, skip, v, 0, packed);
+    System.arraycopy(openTimes, 0, t, packed, open);
+    System.arraycopy(openValues, 0, v, packed, open);
+  }
+
+  /** Repacks from scratch: {@code n} points, oldest first, times as offsets from base. */
+  private void rebuild(int[] t, float[] v, int n) {
+    blocks = 0;
+    wordsUsed = 0;
+    skip = 0;
+    open = 0;
+    size = 0;
+    int full = n / B;
+    if (full == 0) {
+      words = EMPTY_WORDS;
+      blockStart = EMPTY_STARTS;
+    } else {
+      int need = 0;
+      for (int b = 0; b < full; b++) {
+        need += PackedBlock.words(t, v, b * B, B);
+      }
+      words = new long[need];
+      blockStart = new int[full + 1];
+      for (int b = 0; b < full; b++) {
+        blockStart[b] = wordsUsed;
+        wordsUsed += PackedBlock.write(t, v, b * B, B, words, wordsUsed);
+      }
+      blocks = full;
+    }
+    int rest = n - full * B;
+    if (openTimes.length < rest) {
+      openTimes = new int[B];
+      openValues = new float[B];
+    }
+    System.arraycopy(t, full * B, openTimes, 0, rest);
+    System.arraycopy(v, full * B, openValues, 0, rest);
+    open = rest;
+    size = n;
+    if (n > 0) {
+      firstTimeMs = base + t[0];
+    }
+  }
+
+  private int offset(int i) {
+    int g = i + skip;
+    int packed = blocks * B;
+    if (g < packed) {
+      return PackedBlock.time(words, blockStart[g / B], g % B);
+    }
+    return openTimes[g - packed];
   }
 
   @Override
@@ -120,12 +286,22 @@ final class RecentHistory implements SeriesHistory {
 
   @Override
   public long timeMs(int i) {
-    return base + times[i];
+    return base + offset(i);
   }
 
   @Override
   public double value(int i) {
-    return values[i];
+    int g = i + skip;
+    int packed = blocks * B;
+    if (g < packed) {
+      return PackedBlock.value(words, blockStart[g / B], g % B);
+    }
+    return openValues[g - packed];
+  }
+
+  /** Bytes of the arrays this history holds (object headers included), for tests and benches. */
+  int arrayBytes() {
+    return 16 + 8 * words.length + 16 + 4 * blockStart.length + 2 * (16 + 4 * openTimes.length);
   }
 
   @Override

@@ -27,6 +27,12 @@ import java.util.logging.Logger;
  * order: nothing between the two replicas' last and first sample is lost, and nothing the old
  * replica sent is learned twice (per series, the detector drops anything not newer than what it
  * has).
+ *
+ * <p>In a sharded detector each shard elects for the sources it receives. A job's series all
+ * reach one shard; series without a job key (a TaskManager's, node's or pod's) reach every shard
+ * in the same order,
+ * so every shard elects the same replica for them at the same sample, and one shard counts their
+ * standby samples and failovers ({@code broadcastStats}; the others count them nowhere).
  */
 final class ReplicaElection {
   private static final Logger logger = Logger.getLogger(ReplicaElection.class.getName());
@@ -45,6 +51,10 @@ final class ReplicaElection {
 
   private static final class Source {
     final String key;
+    /** Where its standby samples and failovers are counted. */
+    final DetectorStats stats;
+    /** A TaskManager, node or pod: its series reach every shard. */
+    final boolean broadcast;
     String elected;
     final Map<String, long[]> newest = new HashMap<>(4);
     List<Held> held = new ArrayList<>();
@@ -52,8 +62,10 @@ final class ReplicaElection {
     /** Label sets of either replica remembered for this source that have not ended. */
     int series;
 
-    Source(String key) {
+    Source(String key, DetectorStats stats, boolean broadcast) {
       this.key = key;
+      this.stats = stats;
+      this.broadcast = broadcast;
     }
 
     long newest(String replica) {
@@ -74,6 +86,7 @@ final class ReplicaElection {
   private final SignalCatalog catalog;
   private final JobIdentity identity;
   private final DetectorStats stats;
+  private final DetectorStats broadcastStats;
   private final Map<Labels, Incoming> incoming = new HashMap<>();
   private final Map<String, Source> sources = new HashMap<>();
   private final List<Source> holding = new ArrayList<>();
@@ -84,11 +97,21 @@ final class ReplicaElection {
 
   ReplicaElection(String replicaLabel, long failoverMs, SignalCatalog catalog,
       JobIdentity identity, DetectorStats stats) {
+    this(replicaLabel, failoverMs, catalog, identity, stats, stats);
+  }
+
+  /**
+   * @param broadcastStats where the standby samples and failovers of TaskManager, node and pod
+   *     sources are counted (a shard that does not count them passes counters nobody reads)
+   */
+  ReplicaElection(String replicaLabel, long failoverMs, SignalCatalog catalog,
+      JobIdentity identity, DetectorStats stats, DetectorStats broadcastStats) {
     this.replicaLabel = replicaLabel;
     this.failoverMs = failoverMs;
     this.catalog = catalog;
     this.identity = identity;
     this.stats = stats;
+    this.broadcastStats = broadcastStats;
   }
 
   /** Caps the raw label sets remembered (both replicas' series). */
@@ -128,7 +151,7 @@ final class ReplicaElection {
         src.saw(in.replica, ts[i]);
         ends |= Double.doubleToRawLongBits(values[i]) == Detector.STALE_NAN_BITS;
         if (ts[i] <= electedNewest || held >= MAX_HELD) {
-          stats.haStandby.incrementAndGet();
+          src.stats.haStandby.incrementAndGet();
         } else {
           src.held.add(new Held(in, ts[i], values[i]));
           held++;
@@ -157,7 +180,7 @@ final class ReplicaElection {
       return;
     }
     held -= src.held.size();
-    stats.haStandby.addAndGet(src.held.size());
+    src.stats.haStandby.addAndGet(src.held.size());
     src.held = new ArrayList<>();
     sources.remove(src.key);
   }
@@ -166,7 +189,7 @@ final class ReplicaElection {
     String old = src.elected;
     long cut = src.newest(old);
     src.elected = replica;
-    stats.haFailovers.incrementAndGet();
+    src.stats.haFailovers.incrementAndGet();
     logger.info("HA failover for " + src.key + ": replica " + old + " sent nothing after "
         + Instant.ofEpochMilli(cut) + "; learning from " + replica);
     List<Held> keep = new ArrayList<>();
@@ -181,7 +204,7 @@ final class ReplicaElection {
         oneValue[0] = h.value;
         sink.accept(h.in.merged, one, oneValue, 0, 1);
       } else {
-        stats.haStandby.incrementAndGet();
+        src.stats.haStandby.incrementAndGet();
       }
     }
     src.held = keep;
@@ -197,7 +220,7 @@ final class ReplicaElection {
       for (Held h : src.held) {
         if (h.ts <= electedNewest) {
           held--;
-          stats.haStandby.incrementAndGet();
+          src.stats.haStandby.incrementAndGet();
         } else {
           keep.add(h);
         }
@@ -217,6 +240,17 @@ final class ReplicaElection {
   /** Standby samples held for a possible failover. */
   int held() {
     return held;
+  }
+
+  /** Of {@link #held()}, those of TaskManager, node and pod sources. */
+  int heldOfBroadcastSources() {
+    int n = 0;
+    for (Source src : holding) {
+      if (src.broadcast) {
+        n += src.held.size();
+      }
+    }
+    return n;
   }
 
   /** The replica learned from for each source heard so far. */
@@ -251,7 +285,9 @@ final class ReplicaElection {
       return new Incoming(merged, null, null);
     }
     String key = identity.prefix(merged) + sourceOf(rule, merged);
-    Source src = sources.computeIfAbsent(key, Source::new);
+    boolean broadcast = identity.key(merged) == null; // as ShardRouter routes it
+    Source src = sources.computeIfAbsent(key,
+        k -> new Source(k, broadcast ? broadcastStats : stats, broadcast));
     return new Incoming(merged, src, raw.value(at));
   }
 

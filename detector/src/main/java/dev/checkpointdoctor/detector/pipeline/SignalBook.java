@@ -40,7 +40,8 @@ final class SignalBook {
   private final Map<String, Job> jobs = new TreeMap<>();
   private final java.util.Set<Job> touched = new java.util.LinkedHashSet<>();
   private final Deque<Anomaly> resolved = new ArrayDeque<>();
-  private long nextAnomalyId = 1;
+  /** The next anomaly's id; shared by the shards of a {@link ShardedDetector}. */
+  private final java.util.concurrent.atomic.AtomicLong anomalyIds;
   /** Set while the detector reads history: baselines note when they first learned from it. */
   private boolean readingHistory;
   private java.util.function.LongSupplier unjoinedNode = () -> -1;
@@ -49,9 +50,15 @@ final class SignalBook {
   private int openCount;
 
   SignalBook(DetectorSettings settings, Diagnoser diagnoser, List<DetectorListener> listeners) {
+    this(settings, diagnoser, listeners, new java.util.concurrent.atomic.AtomicLong(1));
+  }
+
+  SignalBook(DetectorSettings settings, Diagnoser diagnoser, List<DetectorListener> listeners,
+      java.util.concurrent.atomic.AtomicLong anomalyIds) {
     this.settings = settings;
     this.diagnoser = diagnoser;
     this.listeners = listeners;
+    this.anomalyIds = anomalyIds;
   }
 
   /** Where the diagnoser's views read the unjoined node and container sample counts. */
@@ -106,9 +113,9 @@ final class SignalBook {
     }
     switch (step.transition()) {
       case OPENED -> {
-        entry.open = new Anomaly(nextAnomalyId++, o.job(), o.signal(), o.scope(), true,
-            step.runStartMs(), -1, step.observed(), step.expected(), step.lower(), step.upper(),
-            step.score(), job.diagnosis == null ? List.of() : job.diagnosis.ranked());
+        entry.open = new Anomaly(anomalyIds.getAndIncrement(), o.job(), o.signal(), o.scope(),
+            true, step.runStartMs(), -1, step.observed(), step.expected(), step.lower(),
+            step.upper(), step.score(), job.diagnosis == null ? List.of() : job.diagnosis.ranked());
         openCount++;
         for (DetectorListener l : listeners) {
           l.anomalyOpened(entry.open);
@@ -327,12 +334,12 @@ final class SignalBook {
             entry.join, serialize(entry.tracker), entry.open));
       }
     }
-    return new DetectorState(eventTimeMs, nextAnomalyId, trackers, List.copyOf(resolved),
+    return new DetectorState(eventTimeMs, anomalyIds.get(), trackers, List.copyOf(resolved),
         lastSeen, diagnoses);
   }
 
   void restore(DetectorState state) {
-    nextAnomalyId = state.nextAnomalyId();
+    anomalyIds.accumulateAndGet(state.nextAnomalyId(), Math::max);
     for (DetectorState.TrackerState t : state.trackers()) {
       Job job = jobs.computeIfAbsent(t.job(), Job::new);
       Key key = new Key(t.signal(), t.scope());

@@ -124,4 +124,26 @@ class DetectorLookupTest {
     assertThat(d.stats().outOfOrder()).isEqualTo(1);
     assertThat(d.stats().duplicate()).isEqualTo(2);
   }
+
+  @Test
+  void aLabelSetRememberedByOneDetectorIsLookedUpAfreshByAnother() {
+    // the shards of a ShardedDetector see the same decoder instances: a memo is only a shortcut
+    // for the detector that left it
+    Detector one = new Detector(SignalCatalog.defaults(), SETTINGS);
+    Detector two = new Detector(SignalCatalog.defaults(), SETTINGS);
+    Labels shared = series(0);
+    for (int k = 1; k <= 10; k++) {
+      one.accept(shared, new long[] {k * 1000L}, new double[] {100 + k});
+      two.accept(shared, new long[] {k * 1000L}, new double[] {900 + k});
+    }
+    one.endBatch();
+    two.endBatch();
+    for (Detector d : List.of(one, two)) {
+      assertThat(d.stats().processed()).isEqualTo(10);
+      assertThat(d.stats().duplicate()).isZero();
+      assertThat(d.trackedSeries()).isEqualTo(1);
+    }
+    assertThat(one.baselines("job-0").get(0).lastObserved()).isEqualTo(110);
+    assertThat(two.baselines("job-0").get(0).lastObserved()).isEqualTo(910);
+  }
 }

@@ -3,7 +3,7 @@ package dev.checkpointdoctor.eval.scenario;
 import dev.checkpointdoctor.detector.cause.Cause;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.Diagnosis;
-import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -16,7 +16,7 @@ import java.util.Set;
 final class DiagnosisWatch {
   private static final String STATE_GROWTH = Cause.STATE_GROWTH.id();
 
-  private final Detector detector;
+  private final ShardedDetector detector;
   private final String job;
   private final String expected;
   private final long jobStartMs;
@@ -34,7 +34,7 @@ final class DiagnosisWatch {
   String staleExample;
   boolean missingSourceSaid;
 
-  DiagnosisWatch(Detector detector, ScenarioManifest.Entry truth) {
+  DiagnosisWatch(ShardedDetector detector, ScenarioManifest.Entry truth) {
     this.detector = detector;
     this.job = truth.job();
     this.expected = truth.expected();

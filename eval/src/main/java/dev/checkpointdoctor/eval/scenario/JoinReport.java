@@ -5,7 +5,7 @@ import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import dev.checkpointdoctor.detector.model.Labels;
-import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -81,7 +81,7 @@ final class JoinReport {
    * Lines for people when node or container samples joined no job (none otherwise): which ones,
    * why, and the flag that fixes it.
    */
-  List<String> lines(Detector detector, Map<String, String> aliases) {
+  List<String> lines(ShardedDetector detector, Map<String, String> aliases) {
     if (detector.unjoinedSamples() == 0) {
       return List.of();
     }

@@ -6,7 +6,7 @@ import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.Labels;
-import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.ShardedDetector;
 import dev.checkpointdoctor.detector.pipeline.DetectorListener;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -24,9 +24,11 @@ import java.util.function.LongConsumer;
  * Runs recorded histories through a detector wired like the service's, in event time: samples of
  * all files are merged by timestamp and every distinct timestamp is one batch ({@link
  * Detector#endBatch()} after it), as if each scrape arrived in its own remote-write request.
+ * With more than one shard the detector is sharded as the service's is (all shards fed from this
+ * thread), which gives the same jobs, anomalies and diagnoses.
  */
 public final class OfflineReplay {
-  private final Detector detector;
+  private final ShardedDetector detector;
   private final SignalCatalog catalog = SignalCatalog.defaults();
   private final List<TimelineEvent> events = new ArrayList<>();
   private final Set<Labels> series = new HashSet<>();
@@ -38,7 +40,12 @@ public final class OfflineReplay {
   private LongConsumer afterBatch = ts -> {};
 
   public OfflineReplay(DetectorSettings settings) {
-    this.detector = new Detector(catalog, settings, new CauseRanker(settings));
+    this(settings, 1);
+  }
+
+  public OfflineReplay(DetectorSettings settings, int shards) {
+    this.detector = new ShardedDetector(catalog, settings, () -> new CauseRanker(settings),
+        shards);
     detector.addListener(new DetectorListener() {
       @Override
       public void anomalyOpened(Anomaly anomaly) {
@@ -177,7 +184,7 @@ public final class OfflineReplay {
     return events.stream().filter(e -> e.kind() == TimelineEvent.Kind.ANOMALY_OPENED).count();
   }
 
-  public Detector detector() {
+  public ShardedDetector detector() {
     return detector;
   }
 
