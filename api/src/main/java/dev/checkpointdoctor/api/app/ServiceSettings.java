@@ -5,6 +5,7 @@ import dev.checkpointdoctor.api.bootstrap.BootstrapSettings;
 import dev.checkpointdoctor.api.fleet.FleetSettings;
 import dev.checkpointdoctor.api.flinkrest.FlinkRestSettings;
 import dev.checkpointdoctor.api.history.InfluxSettings;
+import dev.checkpointdoctor.api.http.Credentials;
 import dev.checkpointdoctor.detector.model.DeliverySettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import java.net.URI;
@@ -372,25 +373,15 @@ public record ServiceSettings(
       }
       return null;
     }
-    Path ca = null;
-    String caFile = v.get("--bootstrap-ca-file");
-    if (caFile != null && !caFile.isBlank()) {
-      ca = Path.of(caFile);
-      if (!java.nio.file.Files.isReadable(ca)) {
-        throw new SettingsException(v.name("--bootstrap-ca-file") + ": cannot read " + caFile);
-      }
-    }
+    Path ca = readableFile(v, "--bootstrap-ca-file");
     String blocks = v.get("--bootstrap-blocks-readiness");
     if (!blocks.equalsIgnoreCase("true") && !blocks.equalsIgnoreCase("false")) {
       throw new SettingsException(v.name("--bootstrap-blocks-readiness")
           + " must be true or false, got \"" + blocks + "\"");
     }
     return new BootstrapSettings(httpUrl(v.name("--bootstrap-url"), url),
-        durationOf(v, "--bootstrap-window"),
-        AccessSettings.credentials("bootstrap", v.get("--bootstrap-token"),
-            v.get("--bootstrap-token-file"), v.get("--bootstrap-basic-auth"),
-            v.get("--bootstrap-basic-auth-file"), v::name),
-        ca, durationOf(v, "--bootstrap-timeout"), Boolean.parseBoolean(blocks),
+        durationOf(v, "--bootstrap-window"), credentialsOf(v, "bootstrap"), ca,
+        durationOf(v, "--bootstrap-timeout"), Boolean.parseBoolean(blocks),
         longOf(v, "--bootstrap-hold-samples", 1000, 1_000_000_000));
   }
 
@@ -422,11 +413,7 @@ public record ServiceSettings(
 
   private static AccessSettings accessOf(Values v) throws SettingsException {
     return AccessSettings.of(
-        AccessSettings.credentials("write", v.get("--write-token"),
-            v.get("--write-token-file"), v.get("--write-basic-auth"),
-            v.get("--write-basic-auth-file"), v::name),
-        AccessSettings.credentials("api", v.get("--api-token"), v.get("--api-token-file"),
-            v.get("--api-basic-auth"), v.get("--api-basic-auth-file"), v::name),
+        credentialsOf(v, "write"), credentialsOf(v, "api"),
         v.get("--tls-cert"), v.get("--tls-key"), v::name);
   }
 
@@ -466,14 +453,29 @@ public record ServiceSettings(
         urls.add(uri);
       }
     }
-    String ca = v.get("--flink-rest-ca-file");
-    if (ca != null && !java.nio.file.Files.isReadable(Path.of(ca))) {
-      throw new SettingsException(v.name("--flink-rest-ca-file") + " " + ca + " cannot be read");
-    }
     return new FlinkRestSettings(urls, durationOf(v, "--flink-rest-interval"),
-        AccessSettings.credentials("flink-rest", v.get("--flink-rest-token"),
-            v.get("--flink-rest-token-file"), v.get("--flink-rest-basic-auth"),
-            v.get("--flink-rest-basic-auth-file"), v::name), ca == null ? null : Path.of(ca));
+        credentialsOf(v, "flink-rest"), readableFile(v, "--flink-rest-ca-file"));
+  }
+
+  /** The --PREFIX-token, -token-file, -basic-auth and -basic-auth-file of one endpoint. */
+  private static Credentials credentialsOf(Values v, String prefix)
+      throws SettingsException {
+    String f = "--" + prefix;
+    return AccessSettings.credentials(prefix, v.get(f + "-token"), v.get(f + "-token-file"),
+        v.get(f + "-basic-auth"), v.get(f + "-basic-auth-file"), v::name);
+  }
+
+  /** The file a flag names, or null when unset; one that cannot be read stops the start. */
+  private static Path readableFile(Values v, String flag) throws SettingsException {
+    String file = v.get(flag);
+    if (file == null || file.isBlank()) {
+      return null;
+    }
+    Path path = Path.of(file);
+    if (!java.nio.file.Files.isReadable(path)) {
+      throw new SettingsException(v.name(flag) + ": cannot read " + file);
+    }
+    return path;
   }
 
   private static URI httpUrl(String name, String s) throws SettingsException {
