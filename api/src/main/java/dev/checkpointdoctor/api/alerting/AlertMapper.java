@@ -18,11 +18,21 @@ public final class AlertMapper {
 
   private final String externalUrl;
   private final Duration resendInterval;
+  private final AlertPolicy policy;
 
   public AlertMapper(String externalUrl, Duration resendInterval) {
+    this(externalUrl, resendInterval, AlertPolicy.defaults());
+  }
+
+  public AlertMapper(String externalUrl, Duration resendInterval, AlertPolicy policy) {
     this.externalUrl = externalUrl.endsWith("/")
         ? externalUrl.substring(0, externalUrl.length() - 1) : externalUrl;
     this.resendInterval = resendInterval;
+    this.policy = policy;
+  }
+
+  public AlertPolicy policy() {
+    return policy;
   }
 
   /**
@@ -34,7 +44,7 @@ public final class AlertMapper {
     labels.put("alertname", ALERT_NAME);
     labels.put("job_name", d.job());
     labels.put("cause", d.cause());
-    labels.put("severity", Severity.of(d).label());
+    labels.put("severity", policy.severity(d).label());
     labels.put("signal", d.signal() == null ? "unknown" : d.signal());
     CauseHypothesis top = d.top();
     Map<String, String> annotations = new LinkedHashMap<>();

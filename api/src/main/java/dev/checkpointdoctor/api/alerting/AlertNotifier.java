@@ -34,6 +34,7 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
   private volatile AlertBook book;
   private final Clock clock;
   private final Duration resendInterval;
+  private final AlertPolicy policy;
   private final Function<String, Optional<Diagnosis>> currentDiagnosis;
   private final ServiceMetrics metrics;
   private final List<AlertmanagerTarget> targets = new ArrayList<>();
@@ -48,6 +49,7 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
       Function<String, Optional<Diagnosis>> currentDiagnosis, ServiceMetrics metrics) {
     this.clock = clock;
     this.resendInterval = settings.resendInterval();
+    this.policy = settings.policy();
     this.currentDiagnosis = currentDiagnosis;
     this.metrics = metrics;
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -67,7 +69,7 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
    * server actually bound, while changes must already be queued from the first sample on.
    */
   public void start(String externalUrl) {
-    book = new AlertBook(new AlertMapper(externalUrl, resendInterval));
+    book = new AlertBook(new AlertMapper(externalUrl, resendInterval, policy));
     loop.start();
   }
 

@@ -82,7 +82,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     InfluxHistory history = null;
     if (settings.influx() != null) {
       history = new InfluxHistory(settings.influx(), metrics, Duration.ofSeconds(1),
-          InfluxHistory.BUFFER_POINTS);
+          InfluxHistory.BUFFER_POINTS, settings.alerting().policy().forecastHorizon());
       detector.addListener(history);
     }
     AlertNotifier alerts = null;

@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.api.app;
 
+import dev.checkpointdoctor.api.alerting.AlertPolicy;
 import dev.checkpointdoctor.api.alerting.AlertingSettings;
 import dev.checkpointdoctor.api.history.InfluxSettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
@@ -105,6 +106,12 @@ public record ServiceSettings(
               + "does for an HA pair (env: comma-separated). No URL: no alerts."),
       Option.single("--alert-resend-interval", "CPD_ALERT_RESEND_INTERVAL", "1m",
           "How often firing alerts are re-sent; they carry endsAt = now + 4 x this."),
+      Option.toggle("--alert-unknown", "CPD_ALERT_UNKNOWN",
+          "Also alert diagnoses whose cause is unknown while checkpoints still complete "
+              + "(failing checkpoints are always alerted)."),
+      Option.single("--forecast-horizon", "CPD_FORECAST_HORIZON", "24h",
+          "A forecast of checkpoints reaching the timeout within this long makes the alert "
+              + "critical."),
       Option.single("--external-url", "CPD_EXTERNAL_URL", null,
           "URL under which users reach this service (alert generatorURL and runbook_url); "
               + "default http://<host>:<port>."),
@@ -140,6 +147,9 @@ public record ServiceSettings(
       Option o = find(name);
       if (o.flag().equals("--help")) {
         throw new HelpRequested();
+      }
+      if (value == null && o.toggle()) {
+        value = "true";
       }
       if (value == null) {
         if (i + 1 >= args.size()) {
@@ -233,7 +243,20 @@ public record ServiceSettings(
     } else {
       external = null;
     }
-    return new AlertingSettings(urls, durationOf(v, "--alert-resend-interval"), external);
+    return new AlertingSettings(urls, durationOf(v, "--alert-resend-interval"), external,
+        new AlertPolicy(booleanOf(v, "--alert-unknown"), durationOf(v, "--forecast-horizon")));
+  }
+
+  private static boolean booleanOf(Map<String, List<String>> v, String flag)
+      throws SettingsException {
+    String s = value(v, flag);
+    if (s.equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (s.equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw new SettingsException(flag + " must be true or false, got \"" + s + "\"");
   }
 
   private static InfluxSettings influx(Map<String, List<String>> v) throws SettingsException {
@@ -354,8 +377,9 @@ public record ServiceSettings(
         .append("remote-write and explains when it goes wrong.\n\n")
         .append("Usage: java -jar checkpoint-doctor.jar [OPTIONS]\n\nOptions (flag, env):\n");
     for (Option o : OPTIONS) {
-      sb.append(String.format("  %-28s %s%n", o.flag() + (o.flag().equals("--help") ? ""
-          : o.repeatable() ? " VALUE (repeatable)" : " VALUE"), o.description()));
+      sb.append(String.format("  %-28s %s%n", o.flag() + (o.flag().equals("--help")
+          || o.toggle() ? "" : o.repeatable() ? " VALUE (repeatable)" : " VALUE"),
+          o.description()));
       if (o.env() != null) {
         sb.append(String.format("  %-28s env %s%s%n", "", o.env(),
             o.defaultValue() == null ? "" : ", default " + o.defaultValue()));

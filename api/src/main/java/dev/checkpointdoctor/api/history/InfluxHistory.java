@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.api.history;
 
+import dev.checkpointdoctor.api.alerting.AlertPolicy;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.Diagnosis;
@@ -40,6 +41,7 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
   private final String database;
   private final ServiceMetrics metrics;
   private final Duration flushInterval;
+  private final Duration forecastHorizon;
   // Events, not Points: building line-protocol points is the writer's work, not the detector's.
   private final BlockingQueue<Supplier<Point>> buffer;
   private final Thread writer;
@@ -49,6 +51,13 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
 
   public InfluxHistory(InfluxSettings settings, ServiceMetrics metrics, Duration flushInterval,
       int bufferPoints) {
+    this(settings, metrics, flushInterval, bufferPoints, AlertPolicy.defaults().forecastHorizon());
+  }
+
+  /** @param forecastHorizon what makes a diagnosis' severity tag critical, as in alerts */
+  public InfluxHistory(InfluxSettings settings, ServiceMetrics metrics, Duration flushInterval,
+      int bufferPoints, Duration forecastHorizon) {
+    this.forecastHorizon = forecastHorizon;
     this.database = settings.database();
     this.metrics = metrics;
     this.flushInterval = flushInterval;
@@ -82,7 +91,7 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
 
   @Override
   public void diagnosisChanged(String job, Diagnosis before, Diagnosis after, long eventTimeMs) {
-    offer(() -> HistoryPoints.of(job, before, after, eventTimeMs));
+    offer(() -> HistoryPoints.of(job, before, after, eventTimeMs, forecastHorizon));
   }
 
   private void offer(Supplier<Point> p) {
