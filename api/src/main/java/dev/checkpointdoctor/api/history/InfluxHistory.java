@@ -5,6 +5,7 @@ import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.Evaluation;
+import dev.checkpointdoctor.detector.model.JobIdentity;
 import dev.checkpointdoctor.detector.pipeline.DetectorListener;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,6 +41,7 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
   private final InfluxDB influx;
   private final String database;
   private final ServiceMetrics metrics;
+  private final JobIdentity identity;
   private final Duration flushInterval;
   private final Duration forecastHorizon;
   // Events, not Points: building line-protocol points is the writer's work, not the detector's.
@@ -51,12 +53,17 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
 
   public InfluxHistory(InfluxSettings settings, ServiceMetrics metrics, Duration flushInterval,
       int bufferPoints) {
-    this(settings, metrics, flushInterval, bufferPoints, AlertPolicy.defaults().forecastHorizon());
+    this(settings, metrics, flushInterval, bufferPoints, JobIdentity.jobNameOnly(),
+        AlertPolicy.defaults().forecastHorizon());
   }
 
-  /** @param forecastHorizon what makes a diagnosis' severity tag critical, as in alerts */
+  /**
+   * @param identity what a job key is made of: points are tagged with its labels
+   * @param forecastHorizon what makes a diagnosis' severity tag critical, as in alerts
+   */
   public InfluxHistory(InfluxSettings settings, ServiceMetrics metrics, Duration flushInterval,
-      int bufferPoints, Duration forecastHorizon) {
+      int bufferPoints, JobIdentity identity, Duration forecastHorizon) {
+    this.identity = identity;
     this.forecastHorizon = forecastHorizon;
     this.database = settings.database();
     this.metrics = metrics;
@@ -76,22 +83,22 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
 
   @Override
   public void evaluated(Evaluation e) {
-    offer(() -> HistoryPoints.of(e));
+    offer(() -> HistoryPoints.of(e, identity));
   }
 
   @Override
   public void anomalyOpened(Anomaly a) {
-    offer(() -> HistoryPoints.of(a));
+    offer(() -> HistoryPoints.of(a, identity));
   }
 
   @Override
   public void anomalyResolved(Anomaly a) {
-    offer(() -> HistoryPoints.of(a));
+    offer(() -> HistoryPoints.of(a, identity));
   }
 
   @Override
   public void diagnosisChanged(String job, Diagnosis before, Diagnosis after, long eventTimeMs) {
-    offer(() -> HistoryPoints.of(job, before, after, eventTimeMs, forecastHorizon));
+    offer(() -> HistoryPoints.of(job, before, after, eventTimeMs, identity, forecastHorizon));
   }
 
   private void offer(Supplier<Point> p) {
