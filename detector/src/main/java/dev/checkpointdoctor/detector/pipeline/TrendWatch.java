@@ -10,7 +10,9 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The trend test of one job-level checkpoint signal, run every few minutes of event time, and the
@@ -27,9 +29,8 @@ final class TrendWatch {
   static final Set<Signal> SIGNALS = EnumSet.of(Signal.CHECKPOINT_DURATION,
       Signal.CHECKPOINT_FULL_SIZE, Signal.CHECKPOINT_SIZE);
   static final long EVERY_MS = 5 * 60_000L;
-  static final boolean DEBUG = Boolean.getBoolean("cpd.trend.debug"); // TEMP
-  static final int OPEN_AFTER = 7;
-  static final int RESOLVE_AFTER = 3;
+  static final int OPEN_AFTER = 3;
+  static final int RESOLVE_AFTER = 6;
 
   enum Transition { NONE, OPENED, RESOLVED, UPDATED }
 
@@ -60,24 +61,12 @@ final class TrendWatch {
    *     to the full size when the job reports both)
    */
   Transition observe(SeriesHistory raw, HourlyHistory hourly, long nowMs, boolean mayOpen,
-      java.util.function.Supplier<java.util.List<SeriesHistory>> recordsIn) {
+      Supplier<List<SeriesHistory>> recordsIn) {
     if (lastEvaluatedMs != Long.MIN_VALUE && nowMs - lastEvaluatedMs < EVERY_MS) {
       return Transition.NONE;
     }
     lastEvaluatedMs = nowMs;
     reading = GrowthTest.evaluate(signal, raw, hourly, nowMs, recordsIn.get());
-    if (DEBUG && reading != null) { // TEMP
-      System.err.println("TREND " + java.time.Instant.ofEpochMilli(nowMs) + " " + raw.scope() + " " + reading);
-      if (reading.growing()) {
-        StringBuilder sb = new StringBuilder("RAW");
-        for (int i = 0; i < raw.size(); i++) {
-          if (raw.timeMs(i) > nowMs - 2 * 3_600_000L) {
-            sb.append(' ').append((raw.timeMs(i) - nowMs) / 60000).append(':').append(raw.value(i));
-          }
-        }
-        System.err.println(sb);
-      }
-    }
     boolean growing = reading != null && reading.growing() && mayOpen;
     growingRun = growing ? growingRun + 1 : 0;
     steadyRun = growing ? 0 : steadyRun + 1;

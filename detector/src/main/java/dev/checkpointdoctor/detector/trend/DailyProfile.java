@@ -10,7 +10,10 @@ package dev.checkpointdoctor.detector.trend;
  */
 final class DailyProfile {
   static final int HARMONICS = 3;
-  /** History needed before the shape is trusted: two days, so every hour is seen twice and the shape is not confused with a trend. */
+  /**
+   * History needed before the shape is trusted: two days, so every hour is seen twice and the
+   * shape is not confused with a trend.
+   */
   static final long MIN_HISTORY_MS = 48 * HourlyHistory.HOUR_MS;
   static final long MAX_HISTORY_MS = 7 * 24 * HourlyHistory.HOUR_MS;
   private static final double DAY_MS = 24.0 * HourlyHistory.HOUR_MS;
@@ -55,11 +58,6 @@ final class DailyProfile {
     }
     double[] coef = solve(a, b);
     return coef == null ? null : new DailyProfile(coef);
-  }
-
-  @Override
-  public String toString() {
-    return java.util.Arrays.toString(coef);
   }
 
   /** The cycle at {@code t}, in logs (0 on average over a day). */

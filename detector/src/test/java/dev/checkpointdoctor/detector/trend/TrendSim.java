@@ -9,6 +9,9 @@ import dev.checkpointdoctor.detector.model.Labels;
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.detector.pipeline.DetectorListener;
 import dev.checkpointdoctor.detector.pipeline.DetectorState;
+import dev.checkpointdoctor.detector.pipeline.DetectorStateCodec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -51,8 +54,10 @@ public final class TrendSim {
   /** Growth of the state per hour (compounding), from {@link #growthStartMs} on. */
   double growthPerHour;
   long growthStartMs = Long.MAX_VALUE;
+  /** From {@link #stepAtMs} on, every checkpoint takes this many times longer (a slow store). */
+  double stepFactor = 1;
+  long stepAtMs = Long.MAX_VALUE;
   private double wander;
-  java.util.List<Double> durations;
 
   TrendSim(long seed, long intervalMs) {
     this(seed, intervalMs, DetectorSettings.defaults());
@@ -84,11 +89,18 @@ public final class TrendSim {
     });
   }
 
-  /** Snapshot and restore the detector, as a restart of the service would. */
+  /**
+   * Snapshot the detector, encode and decode the snapshot and start a new detector from it, as
+   * a restart of the service does.
+   */
   void restart() {
-    DetectorState state = detector.snapshot();
-    CauseRanker ranker = new CauseRanker(settings);
-    attach(new Detector(SignalCatalog.defaults(), settings, ranker, state));
+    DetectorState state;
+    try {
+      state = DetectorStateCodec.decode(DetectorStateCodec.encode(detector.snapshot()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    attach(new Detector(SignalCatalog.defaults(), settings, new CauseRanker(settings), state));
   }
 
   double load(long t) {
@@ -115,11 +127,9 @@ public final class TrendSim {
       wander = 0.9 * wander + 0.02 * rnd.nextGaussian();
       double load = load(now);
       double size = stateSize(now) * (1 + sizeFollowsLoad * (load - 1)) * jitter(sizeNoise);
-      double duration = baseDurationMs * (size / baseSize) * (0.7 + 0.3 * load) * jitter(noise);
+      double duration = baseDurationMs * (size / baseSize) * (0.7 + 0.3 * load) * jitter(noise)
+          * (now >= stepAtMs ? stepFactor : 1);
       completed++;
-      if (durations != null) {
-        durations.add(duration);
-      }
       jm("lastCheckpointDuration", Math.rint(duration));
       jm("lastCheckpointFullSize", Math.rint(size));
       jm("lastCheckpointSize", Math.rint(size * 0.05 * load * jitter(noise)));
