@@ -1,6 +1,8 @@
 package dev.checkpointdoctor.api.http;
 
 import dev.checkpointdoctor.api.alerting.AlertPolicy;
+import dev.checkpointdoctor.detector.facts.JobFacts;
+import dev.checkpointdoctor.detector.facts.JobFactsSource;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.JobSummary;
@@ -23,11 +25,13 @@ import java.util.concurrent.Callable;
 final class ApiRoutes {
   private final Vertx vertx;
   private final Detector detector;
+  private final JobFactsSource facts;
   private final AlertPolicy alerting;
 
-  ApiRoutes(Vertx vertx, Detector detector, AlertPolicy alerting) {
+  ApiRoutes(Vertx vertx, Detector detector, JobFactsSource facts, AlertPolicy alerting) {
     this.vertx = vertx;
     this.detector = detector;
+    this.facts = facts;
     this.alerting = alerting;
   }
 
@@ -58,8 +62,11 @@ final class ApiRoutes {
         return Reply.error(404, "no job named \"" + name + "\"");
       }
       JsonObject body = JsonViews.job(job.get(), detector.jobIdentity());
+      JobFacts known = facts.facts(name);
       body.put("diagnosis", detector.diagnosis(name)
-          .map(d -> JsonViews.diagnosis(d, alerting)).orElse(null));
+          .map(d -> JsonViews.diagnosis(d, alerting))
+          .map(d -> FlinkRestViews.timeout(d, known, detector.settings())).orElse(null));
+      body.put("flinkRest", FlinkRestViews.facts(known));
       body.put("baselines", baselines(detector.baselines(name)));
       return new Reply(200, body);
     });
