@@ -20,8 +20,8 @@ import java.util.List;
  *
  * Once the job has more than a day of hourly history, its daily cycle ({@link DailyProfile}) is
  * taken out of the points first, so the rising half of a daily load cycle is not growth; before
- * that, growth of the duration or the checkpointed size that the job's input rate explains
- * (records in rose as much, {@link LoadTrend}) is taken out instead.
+ * that, growth that the job's input rate explains (records in rose as much, {@link LoadTrend}) is
+ * taken out instead.
  *
  * <p>A window says "growing" when its slope reaches the window's rate, the lower bound of the
  * {@value #CONFIDENCE} interval stays above the window's floor (a noisy signal has wide bounds and
@@ -116,11 +116,7 @@ public final class GrowthTest {
     GrowthReading.Adjustment adjustment = GrowthReading.Adjustment.NONE;
     if (profile != null) {
       adjustment = GrowthReading.Adjustment.DAILY_CYCLE;
-    } else if (signal != Signal.CHECKPOINT_FULL_SIZE) {
-      // The full size is the state: it follows the keys, not the records per second, and the
-      // input rate's drift over two hours (often a few percent an hour either way) taken out of
-      // it in full would hide real growth or invent it. The duration and the checkpointed size
-      // of incremental checkpoints do move with the input rate.
+    } else {
       double load = LoadTrend.logRatePerHour(recordsIn, first, last);
       if (load > 0) {
         for (int i = 0; i < k; i++) {
