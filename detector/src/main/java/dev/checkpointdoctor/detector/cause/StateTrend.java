@@ -4,6 +4,7 @@ import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.trend.GrowthReading;
 import dev.checkpointdoctor.detector.trend.GrowthTest;
+import dev.checkpointdoctor.detector.trend.SenSlope;
 
 /**
  * The trend of the checkpointed state (full size when Flink reports it, else the checkpointed
@@ -17,7 +18,11 @@ record StateTrend(Signal signal, GrowthReading reading, boolean historyStart) {
   static final long FIT_MS = 90 * 60_000L;
   /** Growth that counts in that fit, as a share of the size per hour. */
   static final double MIN_GROWTH_PER_HOUR = 0.03;
-  static final int MIN_POINTS = 6;
+  /**
+   * The fewest points a fit reads: those whose slope interval has a lower bound at all (7 at the
+   * trend test's 99 %); with fewer, the fit can never say growing.
+   */
+  static final int MIN_POINTS = SenSlope.fewestPoints(GrowthTest.CONFIDENCE);
   /** Points before the onset that the fit since the onset starts with. */
   static final int ONSET_LEAD = 3;
 
@@ -43,12 +48,15 @@ record StateTrend(Signal signal, GrowthReading reading, boolean historyStart) {
     StateTrend own = fit(job, s, h, job.now() - FIT_MS);
     if ((own == null || !own.growing()) && job.onset() < job.now()) {
       // Growth that set in minutes ago, after a flat stretch, is a line only since it set in;
-      // the band noticed it a few checkpoints late, so the fit starts a few points earlier.
+      // the band noticed it a few checkpoints late, so the fit starts a few points earlier, and
+      // reaches back far enough for a slope interval (fast growth caught within seconds of its
+      // onset has fewer checkpoints since than that; the flat points before only lower its rate).
       int i = 0;
       while (i < h.size() && h.timeMs(i) < job.onset()) {
         i++;
       }
-      StateTrend since = fit(job, s, h, h.timeMs(Math.max(0, i - ONSET_LEAD)));
+      int first = Math.max(0, Math.min(i - ONSET_LEAD, h.size() - MIN_POINTS));
+      StateTrend since = fit(job, s, h, h.timeMs(first));
       own = since != null && since.growing() ? since : own;
     }
     if (own == null || (!own.growing() && watched != null)) {

@@ -39,6 +39,21 @@ public final class SenSlope {
   }
 
   /**
+   * The fewest points (distinct x, no ties) whose two-sided interval at {@code confidence} has a
+   * finite lower bound: with fewer, even points that all rise cannot rule out a flat line.
+   */
+  public static int fewestPoints(double confidence) {
+    double z = NormalQuantile.of(0.5 + confidence / 2);
+    for (int m = 2; ; m++) {
+      double k = m * (m - 1) / 2.0;
+      double c = z * Math.sqrt(m * (m - 1.0) * (2.0 * m + 5) / 18);
+      if (Math.floor((k - c) / 2) >= 1) {
+        return m;
+      }
+    }
+  }
+
+  /**
    * Fits the first {@code n} points. Pairs with equal x carry no slope and are skipped.
    *
    * @param confidence two-sided level of the interval, e.g. 0.9

@@ -87,4 +87,26 @@ class SenSlopeTest {
     assertThat(sameX.slope()).isZero();
     assertThat(sameX.atZero()).isEqualTo(2);
   }
+
+  /**
+   * The fewest points an interval needs is where a strictly rising run first gets a finite lower
+   * bound: a fit of fewer can never call anything growing.
+   */
+  @Test
+  void fewestPointsIsWhereARisingRunFirstGetsALowerBound() {
+    for (double confidence : new double[] {0.9, 0.99}) {
+      int fewest = SenSlope.fewestPoints(confidence);
+      double[] x = new double[fewest];
+      double[] y = new double[fewest];
+      for (int i = 0; i < fewest; i++) {
+        x[i] = i;
+        y[i] = Math.pow(1.5, i);
+      }
+      assertThat(SenSlope.fit(x, y, fewest - 1, confidence).lower())
+          .as("%d points at %s", fewest - 1, confidence).isEqualTo(Double.NEGATIVE_INFINITY);
+      assertThat(SenSlope.fit(x, y, fewest, confidence).lower())
+          .as("%d points at %s", fewest, confidence).isPositive();
+    }
+    assertThat(SenSlope.fewestPoints(0.99)).isEqualTo(7);
+  }
 }
