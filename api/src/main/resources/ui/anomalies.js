@@ -46,12 +46,15 @@
             CPD.el("td", {class: "num band",
               text: CPD.value(a.lower, a.unit) + " – " + CPD.value(a.upper, a.unit)}),
             CPD.el("td", {class: "cause", "data-cause": a.causes.length ? a.causes[0].cause : "",
-              text: a.causes.length ? a.causes[0].cause.replace(/_/g, " ") : "–"}))));
+              text: a.causes.length ? a.causes[0].cause.replace(/_/g, " ") : "–"}),
+            CPD.instanceCell(a, a.startedAt))));
   }
 
   async function refresh() {
     try {
-      all = (await CPD.api("/api/v1/anomalies")).anomalies;
+      const answer = await CPD.api("/api/v1/anomalies");
+      all = answer.anomalies;
+      CPD.fleet(answer, document.getElementById("anomalies-table"));
       syncOptions();
       render();
       document.body.dataset.loaded = "true";

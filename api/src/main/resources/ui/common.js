@@ -217,6 +217,41 @@ const CPD = (() => {
   document.addEventListener("DOMContentLoaded", signOutLink);
   if (document.readyState !== "loading") signOutLink();
 
+  // A fleet (--peer, --peers-dns): the lists merge every instance's. The cell names the instance
+  // holding an entry (host:port and shard) and links to the job's page there; this instance's
+  // own entries link here, under whatever address the page was opened.
+  let selfUrl = null;
+  function instanceCell(entry, at) {
+    if (!entry.instance) return el("td", {class: "instance", text: "–"});
+    let name = entry.instance;
+    try { name = new URL(entry.instance).host; } catch (e) { /* keep the text as given */ }
+    const others = (entry.replicas || []).length - 1;
+    return el("td", {class: "instance", "data-instance": entry.instance},
+        el("a", {class: "instance-link",
+          href: (entry.instance === selfUrl ? "" : entry.instance) + jobLink(entry.job, at),
+          text: name, title: "this job's page on the instance that holds it"
+            + (others > 0 ? " (also on " + entry.replicas.slice(1).join(", ") + ")" : "")}),
+        el("span", {class: "muted", text: " " + (entry.shard || "")
+            + (others > 0 ? " ×" + (others + 1) : "")}));
+  }
+
+  // Shows the instance column when the answer comes from a fleet, and names peers that did not
+  // answer (their jobs are missing from the list).
+  function fleet(answer, table) {
+    selfUrl = answer.instance ? answer.instance.url : null;
+    const peers = answer.peers;
+    table.classList.toggle("fleet", Array.isArray(peers));
+    const note = document.getElementById("peers-note");
+    const down = (peers || []).filter(p => !p.ok);
+    note.hidden = down.length === 0;
+    if (down.length) {
+      note.replaceChildren(`${down.length} of ${peers.length} other instance`
+          + `${peers.length === 1 ? "" : "s"} did not answer; their jobs are missing here: `,
+          ...down.map((p, i) => el("span", {class: "peer-down", "data-url": p.url,
+            text: (i ? "; " : "") + p.url + " (" + p.error + ")"})));
+    }
+  }
+
   return {api, el, replace, time, ago, value, span, param, jobLink, identity, statusBadge,
-    severityBadge, learning, learningText, stamp};
+    severityBadge, learning, learningText, stamp, instanceCell, fleet};
 })();

@@ -139,6 +139,8 @@
       const all = expanded.has(signal);
       const shown = all ? scopes : scopes.slice(0, SCOPES_PER_SIGNAL);
       shown.forEach((scope, i) => list.push({signal, title, scope,
+        historySince: (baselines.find(b => b.signal === signal && b.scope === scope) || {})
+            .historySince,
         more: !all && i === 0 && scopes.length > SCOPES_PER_SIGNAL
             ? scopes.length - SCOPES_PER_SIGNAL : 0,
         fold: all && i === 0 && scopes.length > SCOPES_PER_SIGNAL}));
@@ -187,6 +189,8 @@
             CPD.el("h3", {text: c.title}),
             c.scope !== "job" ? CPD.el("span", {class: "scope", text: c.scope}) : null,
             CPD.el("span", {class: "latest"}, lastPoint ? CPD.value(lastPoint.last, s.unit) : ""),
+            c.historySince ? CPD.el("span", {class: "muted history-since",
+              text: "learned from history since " + CPD.time(c.historySince)}) : null,
             c.more ? CPD.el("a", {class: "more-scopes", href: expandLink(c.signal, true),
               text: `+${c.more} more scope${c.more === 1 ? "" : "s"}`}) : null,
             c.fold ? CPD.el("a", {class: "more-scopes", href: expandLink(c.signal, false),

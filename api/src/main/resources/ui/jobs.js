@@ -50,7 +50,8 @@
             j.since ? CPD.time(j.since) : "–"),
         CPD.el("td", {class: "num open-anomalies", text: j.openAnomalies}),
         CPD.el("td", {class: "last-seen", title: CPD.time(j.lastSeen)},
-            CPD.ago(j.lastSeen, now) || CPD.time(j.lastSeen)))));
+            CPD.ago(j.lastSeen, now) || CPD.time(j.lastSeen)),
+        CPD.instanceCell(j))));
     for (const th of document.querySelectorAll("#jobs-table th")) {
       th.classList.toggle("sorted", th.dataset.sort === sort.key);
       th.dataset.dir = th.dataset.sort === sort.key ? (sort.dir > 0 ? "asc" : "desc") : "";
@@ -69,6 +70,7 @@
   }
 
   // Only anomalous jobs have a diagnosis, so only they cost a request each, a few at a time.
+  // A job held by another instance of the fleet is answered through this one.
   async function fetchDiagnoses(jobs) {
     const queue = jobs.filter(j => j.status === "anomalous").map(j => j.job);
     const wanted = new Set(queue);
@@ -91,6 +93,7 @@
     try {
       const answer = await CPD.api("/api/v1/jobs");
       const jobs = answer.jobs;
+      CPD.fleet(answer, document.getElementById("jobs-table"));
       const now = Date.now();
       unjoinedSeen.push([now, answer.unjoinedSamples || 0]);
       while (unjoinedSeen.length > 1 && unjoinedSeen[1][0] <= now - UNJOINED_WINDOW_MS) {

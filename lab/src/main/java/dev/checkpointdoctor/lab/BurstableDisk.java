@@ -40,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  * wait the half hour a real bucket lasts), after which the volume bursts briefly and is then held
  * at BASE.
  */
-final class BurstableDisk implements AutoCloseable {
+final class BurstableDisk implements LabVolume {
   static final Path BLKIO = Path.of("/sys/fs/cgroup/blkio");
   static final String[] LIMIT_FILES = {"blkio.throttle.read_iops_device",
       "blkio.throttle.write_iops_device", "blkio.throttle.read_bps_device",
@@ -97,23 +97,11 @@ final class BurstableDisk implements AutoCloseable {
       missing.add(BLKIO.resolve("blkio.throttle.io_serviced") + " not readable");
     }
     for (String b : List.of("losetup", "mkfs.ext4", "mount", "umount")) {
-      if (binary(b) == null) {
+      if (Proc.sbin(b) == null) {
         missing.add(b + " not found");
       }
     }
     return missing.isEmpty() ? null : String.join("; ", missing);
-  }
-
-  private static String binary(String name) {
-    String b = Proc.binary(name);
-    if (b == null) {
-      for (String dir : List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin")) {
-        if (Files.isExecutable(Path.of(dir, name))) {
-          return Path.of(dir, name).toString();
-        }
-      }
-    }
-    return b;
   }
 
   /** Creates, formats and mounts the volume; on failure undoes what was done. */
@@ -132,12 +120,12 @@ final class BurstableDisk implements AutoCloseable {
     try (var f = new java.io.RandomAccessFile(image.toFile(), "rw")) {
       f.setLength(SIZE); // sparse: takes space only as the job writes
     }
-    backend = run("losetup", "--find", "--show", image.toString()).strip();
-    volume = run("losetup", "--find", "--show", "--direct-io=on", backend).strip();
+    backend = Proc.run("losetup", "--find", "--show", image.toString()).strip();
+    volume = Proc.run("losetup", "--find", "--show", "--direct-io=on", backend).strip();
     backendDev = Files.readString(Path.of("/sys/block", name(backend), "dev")).strip();
-    run("mkfs.ext4", "-q", "-F", volume);
+    Proc.run("mkfs.ext4", "-q", "-F", volume);
     Files.createDirectories(mount);
-    run("mount", volume, mount.toString());
+    Proc.run("mount", volume, mount.toString());
     mounted = true;
     setLimit(BURST);
     controller = new Thread(this::control, "burst-controller");
@@ -148,8 +136,18 @@ final class BurstableDisk implements AutoCloseable {
         volume, backend, backendDev, image, mount, BASE / MIB, BURST / MIB, CAP / MIB, controllerLog);
   }
 
-  /** node_exporter's {@code device} label of the volume the job writes to. */
-  String volumeDevice() {
+  @Override
+  public Path dir() {
+    return mount;
+  }
+
+  @Override
+  public boolean holdsCheckpoints() {
+    return true;
+  }
+
+  @Override
+  public String volumeDevice() {
     return name(volume);
   }
 
@@ -255,34 +253,13 @@ final class BurstableDisk implements AutoCloseable {
       }
     }
     if (mounted) {
-      try {
-        // the MiniCluster closes RocksDB asynchronously after the job is cancelled: give it time
-        for (int i = 0; ; i++) {
-          try {
-            run("umount", mount.toString());
-            break;
-          } catch (IOException e) {
-            if (i >= 20) {
-              throw e;
-            }
-            Thread.sleep(500);
-          }
-        }
-      } catch (IOException | InterruptedException e) {
-        // a file still open (a dying Flink thread): detach lazily so the loop can go
-        System.err.println("umount " + mount + ": " + e.getMessage() + "; lazy unmount");
-        try {
-          run("umount", "-l", mount.toString());
-        } catch (IOException | InterruptedException e2) {
-          System.err.println("umount -l " + mount + ": " + e2.getMessage());
-        }
-      }
+      Proc.unmount(mount);
       mounted = false;
     }
     for (String dev : new String[] {volume, backend}) {
       if (dev != null) {
         try {
-          run("losetup", "-d", dev);
+          Proc.run("losetup", "-d", dev);
         } catch (IOException | InterruptedException e) {
           System.err.println("losetup -d " + dev + ": " + e.getMessage());
         }
@@ -296,20 +273,5 @@ final class BurstableDisk implements AutoCloseable {
     } catch (IOException e) {
       System.err.println("deleting " + image + ": " + e);
     }
-  }
-
-  private static String run(String... cmd) throws IOException, InterruptedException {
-    List<String> c = new ArrayList<>(List.of(cmd));
-    c.set(0, binary(cmd[0]) == null ? cmd[0] : binary(cmd[0]));
-    Process p = new ProcessBuilder(c).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(60, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new IOException(String.join(" ", cmd) + ": timed out");
-    }
-    if (p.exitValue() != 0) {
-      throw new IOException(String.join(" ", cmd) + " exited " + p.exitValue() + ": " + out.strip());
-    }
-    return out;
   }
 }

@@ -24,6 +24,12 @@ public final class Faults {
   /** Burstable disk: the volume's credit bucket is (nearly) empty; read by {@link BurstableDisk}. */
   public static volatile boolean diskCreditsExhausted;
 
+  /** CPU throttling: the CFS quota of the TaskManager's work is cut; read by {@link CpuQuota}. */
+  public static volatile boolean cpuQuotaCut;
+
+  /** Slow NFS-like disk under RocksDB: its FUSE server delays every request; read by {@link NfsLikeDisk}. */
+  public static volatile boolean nfsSlow;
+
   /**
    * Not a fault: the disk scenario's job writes enough to load a disk all the time (more keys,
    * a 1 KB value rewritten on every record), so that the volume's baseline is below its demand.

@@ -101,6 +101,48 @@ public final class Lab {
       String cannotRun() {
         return BurstableDisk.cannotRun();
       }
+
+      @Override
+      LabVolume volume(Path work) throws Exception {
+        return BurstableDisk.create(work);
+      }
+    },
+    /**
+     * The TaskManager's work under a CFS quota ({@link CpuQuota}), cut at T; the kubelet's cAdvisor
+     * counters come from the group's cpu.stat ({@link KubeletCadvisor}). Root, cgroup v1 cpu.
+     */
+    cpu_throttling("cpu_throttling", "file", "rocksdb") {
+      @Override
+      void inject(boolean on) {
+        Faults.cpuQuotaCut = on;
+      }
+
+      @Override
+      String cannotRun() {
+        return CpuQuota.cannotRun();
+      }
+    },
+    /**
+     * RocksDB's local dir on a volume with NFS-like, variable latency from T ({@link NfsLikeDisk}):
+     * slow without a ceiling. The operator is to be told that RocksDB stalls (its remedy: a fast
+     * local disk for the local dir), not that a disk is throttled at a ceiling it does not have.
+     * Root, /dev/fuse, a C compiler, loop devices.
+     */
+    rocksdb_slow_local_disk("rocksdb_write_stall", "file", "rocksdb") {
+      @Override
+      void inject(boolean on) {
+        Faults.nfsSlow = on;
+      }
+
+      @Override
+      String cannotRun() {
+        return NfsLikeDisk.cannotRun();
+      }
+
+      @Override
+      LabVolume volume(Path work) throws Exception {
+        return NfsLikeDisk.create(work);
+      }
     };
 
     final String expectedCause;
@@ -124,6 +166,14 @@ public final class Lab {
       return LabJob.start(job, conf);
     }
 
+    /**
+     * The volume the scenario's RocksDB (and perhaps checkpoints) write to, or null for the
+     * work dir's disk. Its disk is joined to the job with {@code --host-alias}.
+     */
+    LabVolume volume(Path work) throws Exception {
+      return null;
+    }
+
     /** Why this machine cannot run the scenario, or null. */
     String cannotRun() {
       return null;
@@ -138,14 +188,23 @@ public final class Lab {
   private Lab() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length == 1 && args[0].equals("clean")) {
+      List<String> undone = LabLeftovers.sweep();
+      undone.forEach(u -> log("%s", u));
+      log("clean: %d leftover(s) of killed lab runs removed", undone.size());
+      System.exit(0);
+    }
     if (args.length < 2 || !args[0].equals("run")) {
       System.err.println("usage: Lab run <" + List.of(Scenario.values()) + "> [--learn SECONDS]"
-          + " [--fault SECONDS] [--jar api/target/checkpoint-doctor.jar] [--recordings lab/recordings]");
-      System.exit(2);
+          + " [--fault SECONDS] [--after SECONDS] [--jar api/target/checkpoint-doctor.jar] [--recordings lab/recordings]");
+      System.err.println("       Lab clean   (undo the mounts, loop devices, FUSE servers and cgroups"
+          + " of lab runs killed before their clean-up; every run also does it at its start)");
+      System.exit(args.length == 1 && args[0].equals("--help") ? 0 : 2);
     }
     Scenario scenario = Scenario.valueOf(args[1]);
     Duration learn = Duration.ofSeconds(90);
     Duration fault = Duration.ofSeconds(300);
+    Duration after = Duration.ZERO;
     Path jar = Path.of("api/target/checkpoint-doctor.jar");
     Path recordings = Path.of("lab/recordings");
     for (int i = 2; i < args.length; i += 2) {
@@ -155,6 +214,7 @@ public final class Lab {
       switch (args[i]) {
         case "--learn" -> learn = seconds(args[i + 1]);
         case "--fault" -> fault = seconds(args[i + 1]);
+        case "--after" -> after = seconds(args[i + 1]);
         case "--jar" -> jar = Path.of(args[i + 1]);
         case "--recordings" -> recordings = Path.of(args[i + 1]);
         default -> throw new IllegalArgumentException("unknown flag " + args[i]);
@@ -165,7 +225,9 @@ public final class Lab {
       System.err.println("scenario " + scenario + " cannot run here: " + why);
       System.exit(CANNOT_RUN_HERE);
     }
-    int rc = new LabRun(scenario, learn, fault, jar, recordings).call();
+    LabRun run = new LabRun(scenario, learn, fault, jar, recordings);
+    run.after = after;
+    int rc = run.call();
     System.exit(rc);
   }
 

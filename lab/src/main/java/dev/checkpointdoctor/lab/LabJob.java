@@ -8,9 +8,11 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -61,17 +63,28 @@ final class LabJob {
   static JobClient start(String jobName, Configuration conf) throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(PARALLELISM);
-    DataGeneratorSource<Long> source = new DataGeneratorSource<>(
-        seq -> Faults.growState ? (1L << 40) + seq
-            : Faults.dataSkew ? SkewKeys.key(seq)
-            : seq % (Faults.heavyWrites ? HEAVY_KEYS : 1000),
-        Long.MAX_VALUE,
+    DataGeneratorSource<Long> source = new DataGeneratorSource<>(new Keys(), Long.MAX_VALUE,
         RateLimiterStrategy.perSecond(RATE), Types.LONG);
     FlinkLine.discard(env.fromSource(source, WatermarkStrategy.noWatermarks(), "source")
         .keyBy(k -> k)
         .process(new Count()).name("count")
         .map(new SlowMap()).name("slow-map"), "sink");
     return env.executeAsync(jobName);
+  }
+
+  /** The source's keys; its open() is the source task thread's first call into the job's code. */
+  static final class Keys implements GeneratorFunction<Long, Long> {
+    @Override
+    public void open(SourceReaderContext context) {
+      CpuQuota.enrolCurrentThread(context.metricGroup().getAllVariables().get("<tm_id>"));
+    }
+
+    @Override
+    public Long map(Long seq) {
+      return Faults.growState ? (1L << 40) + seq
+          : Faults.dataSkew ? SkewKeys.key(seq)
+          : seq % (Faults.heavyWrites ? HEAVY_KEYS : 1000);
+    }
   }
 
   /** Keys of the disk scenario's job: a fixed set, so its state does not grow. */
@@ -90,6 +103,9 @@ final class LabJob {
     // open(OpenContext): 1.20 has it (and calls it), 2.x removed open(Configuration)
     @Override
     public void open(OpenContext context) {
+      // the count -> map -> sink task thread (cpu_throttling: into the quota's group)
+      CpuQuota.enrolCurrentThread(getRuntimeContext().getMetricGroup().getAllVariables()
+          .get("<tm_id>"));
       count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
       payload = getRuntimeContext().getState(
           new ValueStateDescriptor<>("payload", byte[].class));

@@ -27,6 +27,8 @@ final class LabRun {
   final Lab.Scenario scenario;
   final Duration learn;
   final Duration faultFor;
+  /** How long to keep watching after the alert with the expected cause (0: stop at it). */
+  Duration after = Duration.ZERO;
   final Path jar;
   final Path recordings;
   final String job;
@@ -52,6 +54,8 @@ final class LabRun {
     }
   };
   private boolean closing;
+  /** Whether the service joins node disks to the job with --host-alias (the disk scenarios). */
+  private boolean hostAlias;
   final List<Lab.Alert> alerts = Lab.newAlertList();
 
   LabRun(Lab.Scenario scenario, Duration learn, Duration faultFor, Path jar, Path recordings) {
@@ -65,7 +69,11 @@ final class LabRun {
 
   int call() throws Exception {
     Instant begin = Instant.now();
-    Path work = Files.createTempDirectory("cpd-lab-" + scenario.name() + "-");
+    Path work = Files.createTempDirectory(LabLeftovers.PREFIX + scenario.name() + "-");
+    LabLeftovers.claim(work);
+    for (String undone : LabLeftovers.sweep()) {
+      log("left by a run killed before its clean-up: %s", undone);
+    }
     System.setProperty("lab.flinklog", work.resolve("flink.log").toString());
     log("scenario %s, work dir %s (Flink log: flink.log)", scenario, work);
     Thread runThread = Thread.currentThread();
@@ -141,15 +149,25 @@ final class LabRun {
     }
     String keepRegex = Recording.keepRegex(Path.of("deploy/prometheus/remote-write.yml"));
 
-    // disk_throttling: RocksDB and the checkpoints go to the burstable volume (closed last, after
-    // Flink let go of its files: toClose runs backwards)
-    BurstableDisk disk = null;
-    if (scenario == Lab.Scenario.disk_throttling) {
-      disk = BurstableDisk.create(work);
+    // disk scenarios: RocksDB (and the burstable disk's checkpoints) go to the scenario's volume
+    // (closed last, after Flink let go of its files: toClose runs backwards)
+    LabVolume disk = scenario.volume(work);
+    if (disk != null) {
       toClose.add(disk);
       Faults.heavyWrites = true;
+      hostAlias = true;
     }
-    Path dataDir = disk == null ? work : disk.mount;
+    Path dataDir = disk == null || !disk.holdsCheckpoints() ? work : disk.dir();
+    // cpu_throttling: the TaskManager's work under a CFS quota, its cAdvisor counters served here
+    CpuQuota cpu = null;
+    KubeletCadvisor kubelet = null;
+    if (scenario == Lab.Scenario.cpu_throttling) {
+      cpu = CpuQuota.create(work);
+      toClose.add(cpu);
+      kubelet = KubeletCadvisor.start(cpu, EnvironmentInformation.getVersion());
+      toClose.add(kubelet);
+      log("kubelet's cAdvisor stand-in on http://%s/metrics/cadvisor", kubelet.target());
+    }
 
     HttpServer hookServer = Lab.webhook(job, alerts);
     toClose.add(() -> hookServer.stop(0));
@@ -204,7 +222,11 @@ final class LabRun {
     if (nodeBin != null) {
       int nodePort = freePort();
       String nodeUrl = "http://127.0.0.1:" + nodePort;
-      List<String> nodeCommand = new ArrayList<>(List.of(nodeBin, "--web.listen-address=127.0.0.1:" + nodePort));
+      // an empty textfile dir in the work dir: the command line names the run, so that
+      // LabLeftovers can stop it if the lab is killed
+      Path textfiles = Files.createDirectories(work.resolve("node_exporter-textfiles"));
+      List<String> nodeCommand = new ArrayList<>(List.of(nodeBin, "--web.listen-address=127.0.0.1:" + nodePort,
+          "--collector.textfile.directory=" + textfiles));
       if (disk != null) {
         // Debian's default exclude drops loop devices; this is the default without "loop"
         nodeCommand.add("--collector.diskstats.device-exclude=^(ram|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$");
@@ -222,6 +244,9 @@ final class LabRun {
         scenario.backend);
     conf.setString("rest.port", String.valueOf(restPort));
     scenario.configure(conf);
+    if (disk != null && !disk.holdsCheckpoints()) {
+      conf.setString("state.backend.rocksdb.localdir", disk.dir().resolve("rocksdb").toString());
+    }
     JobClient client = scenario.start(job, conf);
     toClose.add(() -> {
       scenario.inject(false);
@@ -262,6 +287,9 @@ final class LabRun {
         + (nodeTarget == null ? "" : "  - job_name: node\n"
             + "    static_configs: [{targets: ['" + nodeTarget + "']}]\n"
             + (disk == null ? "" : volumeRelabel(disk)))
+        + (kubelet == null ? "" : "  - job_name: kubelet-cadvisor\n"
+            + "    metrics_path: /metrics/cadvisor\n"
+            + "    static_configs: [{targets: ['" + kubelet.target() + "']}]\n")
         + "remote_write:\n"
         + "  - name: checkpoint-doctor\n"
         + "    url: " + cpd + "/api/v1/write\n"
@@ -277,8 +305,8 @@ final class LabRun {
         "--config.file=" + promDir.resolve("prometheus.yml"), "--storage.tsdb.path=" + promDir.resolve("tsdb"),
         "--web.listen-address=127.0.0.1:" + promPort, "--storage.remote.flush-deadline=1s"),
         promDir.resolve("prometheus.log"), Duration.ofSeconds(30), () -> Http.ok(promUrl + "/-/ready")));
-    log("Prometheus on %s: scrapes Flink%s every 1 s, remote-writes to Checkpoint Doctor",
-        promUrl, nodeTarget == null ? "" : " and node_exporter");
+    log("Prometheus on %s: scrapes Flink%s%s every 1 s, remote-writes to Checkpoint Doctor",
+        promUrl, nodeTarget == null ? "" : ", node_exporter", kubelet == null ? "" : ", cAdvisor");
     Instant recordFrom = Instant.now();
 
     // learning: a fixed span of normal running (the point of the phase), reported every 30 s
@@ -296,12 +324,17 @@ final class LabRun {
     });
     log("  %s", baselineSummary(cpd));
     if (disk != null) {
-      log("  disk baselines of the job (scope, join): %s", diskJoins(cpd));
+      log("  disk baselines of the job (scope, join): %s", joins(cpd, "disk_"));
     }
     List<String> before = anomalyLines(cpd, null);
     if (!before.isEmpty()) {
       log("anomalies before the fault:");
       before.forEach(l -> log("    %s", l));
+    }
+    if (cpu != null) {
+      log("  TaskManager(s) under the quota: %s; threads in its group: %s", cpu.taskManagers(),
+          cpu.threads());
+      log("  container baselines of the job (scope, join): %s", joins(cpd, "cpu_"));
     }
     log("diagnosis before the fault: %s", diagnosis(cpd));
     captureRest(restUrl, client, restDir.resolve("normal"));
@@ -311,13 +344,15 @@ final class LabRun {
     Instant t = Instant.now();
     scenario.inject(true);
     log("FAULT %s injected at T = %s", scenario, t);
-    BurstableDisk vol = disk;
+    BurstableDisk vol = disk instanceof BurstableDisk b ? b : null;
+    CpuQuota quota = cpu;
+    boolean[] cutLogged = {false};
     Instant[] heldAtBase = {null};
     Instant[] firstAnomaly = {null};
     String[] firstAnomalyLine = {null};
     String[] lastDiagnosis = {"(none)"};
     Instant[] diagnosisChanged = {null};
-    Lab.Alert expected = Wait.poll(faultFor, Duration.ofMillis(500), () -> {
+    java.util.function.Supplier<Lab.Alert> watch = () -> {
       if (firstAnomaly[0] == null) {
         List<String> now = anomalyLines(cpd, t);
         if (!now.isEmpty()) {
@@ -332,6 +367,12 @@ final class LabRun {
         log("volume held at its baseline (T+%ds): %d MiB/s, credits %d MiB",
             secs(t, heldAtBase[0]), vol.limit() / BurstableDisk.MIB, vol.credits() / BurstableDisk.MIB);
       }
+      if (quota != null && !cutLogged[0] && !Double.isNaN(quota.usageBeforeCut())) {
+        cutLogged[0] = true;
+        log("CPU quota cut (T+%ds): %.1f ms per %d ms period, from %.3f CPUs used in the last"
+            + " minute", secs(t, Instant.now()), quota.quotaUs() / 1000.0, CpuQuota.PERIOD_US / 1000,
+            quota.usageBeforeCut());
+      }
       String d = diagnosis(cpd);
       if (!d.equals(lastDiagnosis[0])) {
         lastDiagnosis[0] = d;
@@ -345,7 +386,17 @@ final class LabRun {
         }
       }
       return null;
-    });
+    };
+    Lab.Alert expected = Wait.poll(faultFor, Duration.ofMillis(500), watch);
+    if (expected != null && !after.isZero()) {
+      // --after: does the diagnosis stay? (the alerts and diagnoses keep being logged)
+      log("expected cause alerted (T+%ds); watching %d s more", secs(t, expected.receivedAt()),
+          after.toSeconds());
+      Wait.poll(after, Duration.ofMillis(500), () -> {
+        watch.get();
+        return null;
+      });
+    }
     if (FLINK_REST && expected != null) {
       // the poller reads the JobManager every 2 s: give its facts a moment to reach the diagnosis
       Wait.poll(Duration.ofSeconds(60), Duration.ofMillis(500),
@@ -443,7 +494,7 @@ final class LabRun {
    * here the loop device stands in for the TaskManager's cloud volume: name it like one. The
    * backend loop device keeps its name and stays invisible, like a provider's throttle.
    */
-  static String volumeRelabel(BurstableDisk disk) {
+  static String volumeRelabel(LabVolume disk) {
     return "    metric_relabel_configs:\n"
         + "      - source_labels: [device]\n"
         + "        regex: '" + disk.volumeDevice() + "'\n"
@@ -454,21 +505,21 @@ final class LabRun {
   /** The volume's {@code device} label after relabelling. */
   static final String VOLUME_NAME = "labvol0";
 
-  /** scope=join of the job's disk baselines. */
-  String diskJoins(String cpd) {
+  /** scope=join of the job's baselines of signals starting with {@code prefix}. */
+  String joins(String cpd, String prefix) {
     try {
       JsonNode b = JSON.readTree(Http.get(cpd + "/api/v1/jobs/" + enc(job) + "/baselines").body())
           .path("baselines");
       List<String> out = new ArrayList<>();
       for (JsonNode n : b) {
-        if (n.path("signal").asText().startsWith("disk_")) {
+        if (n.path("signal").asText().startsWith(prefix)) {
           String line = n.path("scope").asText() + " " + n.path("join").asText();
           if (!out.contains(line)) {
             out.add(line);
           }
         }
       }
-      return out.isEmpty() ? "NONE (node_exporter's disks are not joined to the job)" : out.toString();
+      return out.isEmpty() ? "NONE (not joined to the job)" : out.toString();
     } catch (IOException | RuntimeException e) {
       return e.toString();
     }
@@ -532,7 +583,7 @@ final class LabRun {
     Path keep = recordings.resolve(FlinkLine.RECORDING_PREFIX + scenario.name() + ".replay.txt");
     List<String> command = new ArrayList<>(List.of(Lab.javaBin(), "-jar", jar.toString(), "replay",
         "--min-observations", "5"));
-    if (scenario == Lab.Scenario.disk_throttling) {
+    if (hostAlias) {
       command.addAll(List.of("--host-alias", TM_HOST + "=127.0.0.1")); // the live service's join
     }
     command.add(recording.toString());

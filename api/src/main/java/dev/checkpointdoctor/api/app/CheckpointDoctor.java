@@ -1,6 +1,12 @@
 package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.alerting.AlertNotifier;
+import dev.checkpointdoctor.api.bootstrap.Bootstrap;
+import dev.checkpointdoctor.api.bootstrap.HistoryFilter;
+import dev.checkpointdoctor.api.fleet.FleetSettings;
+import dev.checkpointdoctor.api.fleet.FleetView;
+import dev.checkpointdoctor.api.fleet.PeerClient;
+import dev.checkpointdoctor.api.fleet.PeerDirectory;
 import dev.checkpointdoctor.api.flinkrest.FlinkFactsStore;
 import dev.checkpointdoctor.api.flinkrest.FlinkRestPoller;
 import dev.checkpointdoctor.api.history.InfluxHistory;
@@ -9,6 +15,7 @@ import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.api.series.SeriesFeed;
 import dev.checkpointdoctor.api.series.SeriesStore;
+import dev.checkpointdoctor.api.shard.ShardSpec;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.cause.CauseRanker;
 import dev.checkpointdoctor.detector.facts.MountTable;
@@ -45,12 +52,14 @@ public final class CheckpointDoctor implements AutoCloseable {
   private final long snapshotTimer;
   private final AlertNotifier alerts;
   private final InfluxHistory history;
+  private final Bootstrap bootstrap;
   private final FlinkRestPoller poller;
   private volatile boolean stopped;
 
   private CheckpointDoctor(ServiceSettings settings, SnapshotStore snapshots, Detector detector,
       DetectorWorker worker, SeriesFeed seriesFeed, Vertx vertx, Listeners server,
-      long snapshotTimer, AlertNotifier alerts, InfluxHistory history, FlinkRestPoller poller) {
+      long snapshotTimer, AlertNotifier alerts, InfluxHistory history, Bootstrap bootstrap,
+      FlinkRestPoller poller) {
     this.settings = settings;
     this.snapshots = snapshots;
     this.detector = detector;
@@ -61,6 +70,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     this.snapshotTimer = snapshotTimer;
     this.alerts = alerts;
     this.history = history;
+    this.bootstrap = bootstrap;
     this.poller = poller;
   }
 
@@ -91,15 +101,28 @@ public final class CheckpointDoctor implements AutoCloseable {
     detector.addListener(seriesFeed);
     DetectorWorker worker = new DetectorWorker(detector, settings.queueSamples());
     ServiceMetrics metrics = new ServiceMetrics();
-    metrics.bindDetector(detector, worker::queuedSamples);
+    metrics.bindDetector(detector, worker::queuedSamples, settings.fleet().shard().sharded());
     metrics.bindSnapshots(snapshots::savedCount, snapshots::failedCount,
         snapshots::lastSuccessMs);
+    Bootstrap bootstrap = null;
+    java.util.Set<String> restoredJobs = new java.util.TreeSet<>();
+    // by job_name: a bootstrap reads and holds a job_name's series (of every cluster with
+    // --job-identity-labels), so a name restored in any cluster is not read again
+    for (JobSummary j : detector.jobs()) {
+      restoredJobs.add(detector.jobIdentity().jobName(j.job()));
+    }
+    if (settings.bootstrap() != null) {
+      bootstrap = new Bootstrap(settings.bootstrap(), settings.detector(), catalog, clock,
+          detector, worker, metrics, restoredJobs, seriesFeed::busy);
+      metrics.bindBootstrap(bootstrap, Bootstrap.problemReasons());
+    }
     InfluxHistory history = null;
     if (settings.influx() != null) {
       history = new InfluxHistory(settings.influx(), metrics, Duration.ofSeconds(1),
           InfluxHistory.BUFFER_POINTS, detector.jobIdentity(),
           settings.alerting().policy().forecastHorizon());
-      detector.addListener(history);
+      detector.addListener(bootstrap == null ? history
+          : HistoryFilter.liveOnly(history, detector));
     }
     AlertNotifier alerts = null;
     if (settings.alerting().enabled()) {
@@ -108,22 +131,59 @@ public final class CheckpointDoctor implements AutoCloseable {
           d -> source.anomalies(d.job(), true, Long.MIN_VALUE).stream()
               .mapToLong(Anomaly::startedAtMs).min().orElse(d.sinceMs()), metrics,
           detector.jobIdentity());
+      ShardSpec shard = settings.fleet().shard();
+      int notOwned = 0;
+      java.util.Set<String> announced = new java.util.HashSet<>();
       for (JobSummary job : detector.jobs()) {
-        detector.diagnosis(job.job()).ifPresent(alerts::restored);
+        // A job that moved to another shard (N changed) is alerted there once it is learned;
+        // its frozen diagnosis here would otherwise be re-sent for ever.
+        if (shard.shardOfJob(job.job(), detector.jobIdentity()).orElse(shard.index())
+            != shard.index()) {
+          notOwned++;
+          continue;
+        }
+        java.util.Optional<dev.checkpointdoctor.detector.model.Diagnosis> d =
+            detector.diagnosis(job.job());
+        if (d.isPresent()) {
+          alerts.restored(d.get());
+          announced.add(job.job());
+        }
       }
-      detector.addListener(alerts);
+      if (notOwned > 0) {
+        logger.info(notOwned + " restored jobs belong to other shards now (--shard "
+            + shard.label() + "); their alerts are left to those shards");
+      }
+      detector.addListener(bootstrap == null ? alerts
+          : HistoryFilter.liveAlerts(alerts, detector, announced));
     }
     Vertx vertx = Vertx.vertx();
+    FleetSettings fleetSettings = settings.fleet();
+    PeerDirectory peers = null;
+    PeerClient peerClient = null;
+    if (fleetSettings.hasPeers()) {
+      peers = PeerDirectory.system(fleetSettings, Listener.scheme(settings));
+      peerClient = new PeerClient(vertx, fleetSettings.peerTimeout(), settings.access().api(),
+          settings.access().tlsCert());
+    }
+    FleetView fleet = new FleetView(fleetSettings.shard().label(), peers, peerClient);
     DecodeLimits limits = settings.limits().decodeLimits(settings.maxBodyBytes(),
         settings.maxDecompressedBytes());
     Listeners server;
+    Bootstrap b = bootstrap;
+    if (bootstrap != null) {
+      bootstrap.start(); // holds live samples from the first one on
+    }
     try {
       server = Listeners.listen(vertx, Listener.options(settings),
           HttpService.router(vertx, detector, worker, metrics, limits, catalog, series,
-              snapshots::problem, Listener.policy(settings, clock), facts,
-              settings.alerting().policy()),
+              snapshots::problem, b == null ? () -> null : b::progress,
+              b == null ? () -> false : b::blocksReadiness, Listener.policy(settings, clock),
+              fleet, facts, settings.alerting().policy()),
           Listeners.defaultCount());
     } catch (Exception e) {
+      if (bootstrap != null) {
+        bootstrap.close();
+      }
       worker.close();
       seriesFeed.close();
       if (alerts != null) {
@@ -137,6 +197,14 @@ public final class CheckpointDoctor implements AutoCloseable {
           + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
     }
     Detector d = detector;
+    String scheme = Listener.scheme(settings);
+    // Bound to every address, the UI is reached under the machine's name, not 0.0.0.0.
+    String reach = settings.alerting().externalUrl() != null ? settings.alerting().externalUrl()
+        : defaultExternalUrl(settings.host(), server.port()).replaceFirst("^http:", scheme + ":");
+    fleet.listening(reach);
+    if (peers != null) {
+      startPeerDiscovery(vertx, peers, settings.host(), server.port());
+    }
     if (history != null) {
       logger.info("writing history to " + settings.influx().url() + " database "
           + settings.influx().database());
@@ -153,26 +221,45 @@ public final class CheckpointDoctor implements AutoCloseable {
     FlinkRestPoller poller = null;
     if (settings.flinkRest().enabled()) {
       metrics.bindFlinkRest(facts::size);
-      poller = new FlinkRestPoller(vertx, settings.flinkRest(), facts, metrics, clock);
+      poller = new FlinkRestPoller(vertx, settings.flinkRest(), facts, metrics, clock,
+          settings.fleet().shard()::mayHoldJobName);
       poller.start();
       logger.info("reading Flink REST " + settings.flinkRest().endpoints() + " every "
           + PromDuration.format(settings.flinkRest().interval()));
     }
     long timer = vertx.setPeriodic(settings.snapshotInterval().toMillis(),
         id -> vertx.executeBlocking(() -> snapshotLogged(snapshots, d), false));
-    String scheme = Listener.scheme(settings);
     String base = scheme + "://" + settings.host() + ":" + server.port();
-    // Bound to every address, the UI is reached under the machine's name, not 0.0.0.0.
-    String reach = settings.alerting().externalUrl() != null ? settings.alerting().externalUrl()
-        : defaultExternalUrl(settings.host(), server.port()).replaceFirst("^http:", scheme + ":");
     logger.info("Checkpoint Doctor listening on " + base + " (web UI " + reach + "/ui/, "
         + "remote-write /api/v1/write, API /api/v1, metrics /metrics); loaded "
         + loaded.description() + "; snapshots every "
         + PromDuration.format(settings.snapshotInterval()) + " to " + snapshots.file()
         + "; baselines ready after " + settings.detector().minObservations()
-        + " observations (--min-observations)");
+        + " observations (--min-observations)" + (bootstrap == null ? ""
+            : "; learning from " + PromDuration.format(settings.bootstrap().window())
+                + " of history at " + settings.bootstrap().url()
+                + (settings.bootstrap().blocksReadiness() ? " (/readyz 503 until done)" : "")));
     return new CheckpointDoctor(settings, snapshots, detector, worker, seriesFeed, vertx, server,
-        timer, alerts, history, poller);
+        timer, alerts, history, bootstrap, poller);
+  }
+
+  /** How often the --peers-dns name is resolved again (pods come and go). */
+  static final long PEER_DNS_REFRESH_MS = 15_000;
+
+  private static void startPeerDiscovery(Vertx vertx, PeerDirectory peers, String host,
+      int port) {
+    peers.listensOn(host, port);
+    if (peers.dnsName() == null) {
+      logger.info("peers: " + peers.peers());
+      return;
+    }
+    peers.refresh();
+    logger.info("peers: " + peers.peers() + " (" + peers.dnsName() + " resolved again every "
+        + PEER_DNS_REFRESH_MS / 1000 + "s)");
+    vertx.setPeriodic(PEER_DNS_REFRESH_MS, id -> vertx.executeBlocking(() -> {
+      peers.refresh();
+      return null;
+    }, false));
   }
 
   /**
@@ -222,6 +309,11 @@ public final class CheckpointDoctor implements AutoCloseable {
     return worker;
   }
 
+  /** The bootstrap from history, or null without --bootstrap-url. */
+  public Bootstrap bootstrap() {
+    return bootstrap;
+  }
+
   public ServiceSettings settings() {
     return settings;
   }
@@ -237,6 +329,9 @@ public final class CheckpointDoctor implements AutoCloseable {
       poller.close();
     }
     server.close();
+    if (bootstrap != null) {
+      bootstrap.close(); // releases held live samples into the worker before it drains
+    }
     worker.close();
     seriesFeed.close();
     if (alerts != null) {

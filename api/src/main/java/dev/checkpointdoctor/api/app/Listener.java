@@ -2,6 +2,7 @@ package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.http.IngressPolicy;
 import dev.checkpointdoctor.api.ingest.SampleScreen;
+import dev.checkpointdoctor.api.ingest.ShardFilter;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 import java.time.Clock;
@@ -28,6 +29,6 @@ final class Listener {
   static IngressPolicy policy(ServiceSettings s, Clock clock) {
     return new IngressPolicy(s.access().write(), s.access().api(),
         new SampleScreen(clock::millis, s.limits().maxFutureSkew(), s.limits().maxSampleAge()),
-        s.limits().maxSamplesPerRequest());
+        s.limits().maxSamplesPerRequest(), new ShardFilter(s.fleet().shard()));
   }
 }

@@ -2,6 +2,8 @@ package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.alerting.AlertPolicy;
 import dev.checkpointdoctor.api.alerting.AlertingSettings;
+import dev.checkpointdoctor.api.bootstrap.BootstrapSettings;
+import dev.checkpointdoctor.api.fleet.FleetSettings;
 import dev.checkpointdoctor.api.flinkrest.FlinkRestSettings;
 import dev.checkpointdoctor.api.history.InfluxSettings;
 import dev.checkpointdoctor.detector.model.DeliverySettings;
@@ -33,7 +35,9 @@ public record ServiceSettings(
     AlertingSettings alerting,
     InfluxSettings influx,
     FlinkRestSettings flinkRest,
-    DeliverySettings delivery) {
+    DeliverySettings delivery,
+    BootstrapSettings bootstrap,
+    FleetSettings fleet) {
 
   static final List<Option> OPTIONS = List.of(
       Option.single("--host", "CPD_HOST", "0.0.0.0", "Address to listen on."),
@@ -137,6 +141,42 @@ public record ServiceSettings(
       Option.single("--influx-user", "CPD_INFLUX_USER", null, "InfluxDB user (optional)."),
       Option.single("--influx-password", "CPD_INFLUX_PASSWORD", null,
           "InfluxDB password (optional; prefer the environment variable)."),
+      Option.single("--bootstrap-url", "CPD_BOOTSTRAP_URL", null,
+          "Prometheus-compatible query API (Prometheus, Thanos, Mimir, VictoriaMetrics) to read "
+              + "each job's history from at start and when a job first appears; none: jobs "
+              + "learn from live samples only."),
+      Option.single("--bootstrap-window", "CPD_BOOTSTRAP_WINDOW", "7d",
+          "How much history to read (checkpoint series; per-scrape series: the last day of it)."),
+      Option.single("--bootstrap-token", "CPD_BOOTSTRAP_TOKEN", null,
+          "Bearer token sent to --bootstrap-url."),
+      Option.single("--bootstrap-token-file", "CPD_BOOTSTRAP_TOKEN_FILE", null,
+          "File holding the bearer token for --bootstrap-url."),
+      Option.single("--bootstrap-basic-auth", "CPD_BOOTSTRAP_BASIC_AUTH", null,
+          "user:password sent (basic auth) to --bootstrap-url."),
+      Option.single("--bootstrap-basic-auth-file", "CPD_BOOTSTRAP_BASIC_AUTH_FILE", null,
+          "File holding user:password for --bootstrap-url."),
+      Option.single("--bootstrap-ca-file", "CPD_BOOTSTRAP_CA_FILE", null,
+          "PEM CA certificate(s) to trust for an https --bootstrap-url."),
+      Option.single("--bootstrap-timeout", "CPD_BOOTSTRAP_TIMEOUT", "30s",
+          "Longest wait for one answer of --bootstrap-url; slower counts as down."),
+      Option.single("--bootstrap-blocks-readiness", "CPD_BOOTSTRAP_BLOCKS_READINESS", "false",
+          "true: /readyz answers 503 until the start-up bootstrap is done."),
+      Option.single("--bootstrap-hold-samples", "CPD_BOOTSTRAP_HOLD_SAMPLES", "2000000",
+          "Most live samples held while their jobs bootstrap; beyond, dropped and counted."),
+      Option.single("--shard", "CPD_SHARD", null,
+          "This instance's shard I/N, counted from 0: it keeps the jobs whose hashmod of "
+              + "--shard-labels is I (as deploy remote-write relabels them); others are counted."),
+      Option.single("--shard-labels", "CPD_SHARD_LABELS", "job_name",
+          "Comma-separated labels a job's shard is hashed from, as in the Prometheus "
+              + "relabelling (e.g. cluster,job_name)."),
+      Option.repeatable("--peer", "CPD_PEERS",
+          "Base URL of another instance, e.g. http://cpd-1:9877 (env: comma-separated): the "
+              + "jobs and anomalies lists merge every instance's."),
+      Option.single("--peers-dns", "CPD_PEERS_DNS", null,
+          "NAME:PORT of a headless Service: every address NAME resolves to (again every 15s) "
+              + "is a peer."),
+      Option.single("--peer-timeout", "CPD_PEER_TIMEOUT", "2s",
+          "How long a peer may take to answer before the merged lists report it unreachable."),
       Option.repeatable("--flink-rest-url", "CPD_FLINK_REST_URLS",
           "Flink JobManager REST URL, e.g. http://jobmanager:8081, repeatable (env: "
               + "comma-separated); its checkpoint timeout, interval, storage and per-subtask "
@@ -278,11 +318,59 @@ public record ServiceSettings(
       throw new SettingsException(v.name("--data-dir") + " must name a directory");
     }
     Path dataDir = Path.of(dir);
+    DeliverySettings delivery = delivery(v);
+    FleetSettings fleet = fleetOf(v);
+    FleetFlags.checkAgainstDelivery(fleet.shard(), delivery, v::name);
     return new ServiceSettings(v.get("--host"), intOf(v, "--port", 0, 65535), dataDir,
         durationOf(v, "--snapshot-interval"), longOf(v, "--max-body-bytes", 1024, 1L << 30),
         longOf(v, "--max-decompressed-bytes", 1024, Integer.MAX_VALUE - 8),
         intOf(v, "--queue-samples", 1000, 100_000_000), detector, limitsOf(v), accessOf(v),
-        alerting(v), influx(v), flinkRest(v), delivery(v));
+        alerting(v), influx(v), flinkRest(v), delivery, bootstrap(v), fleet);
+  }
+
+  private static FleetSettings fleetOf(Values v) throws SettingsException {
+    List<URI> peers = new ArrayList<>();
+    for (String p : v.all("--peer")) {
+      peers.add(httpUrl(v.name("--peer"), p));
+    }
+    return FleetFlags.parse(v.get("--shard"), v.get("--shard-labels"), peers,
+        v.get("--peers-dns"), durationOf(v, "--peer-timeout"), v::name);
+  }
+
+  private static final List<String> BOOTSTRAP_DEPENDENT = List.of("--bootstrap-token",
+      "--bootstrap-token-file", "--bootstrap-basic-auth", "--bootstrap-basic-auth-file",
+      "--bootstrap-ca-file");
+
+  private static BootstrapSettings bootstrap(Values v) throws SettingsException {
+    String url = v.get("--bootstrap-url");
+    if (url == null || url.isBlank()) {
+      for (String flag : BOOTSTRAP_DEPENDENT) {
+        if (!v.all(flag).isEmpty()) {
+          throw new SettingsException(v.name(flag) + " is set but --bootstrap-url is not");
+        }
+      }
+      return null;
+    }
+    Path ca = null;
+    String caFile = v.get("--bootstrap-ca-file");
+    if (caFile != null && !caFile.isBlank()) {
+      ca = Path.of(caFile);
+      if (!java.nio.file.Files.isReadable(ca)) {
+        throw new SettingsException(v.name("--bootstrap-ca-file") + ": cannot read " + caFile);
+      }
+    }
+    String blocks = v.get("--bootstrap-blocks-readiness");
+    if (!blocks.equalsIgnoreCase("true") && !blocks.equalsIgnoreCase("false")) {
+      throw new SettingsException(v.name("--bootstrap-blocks-readiness")
+          + " must be true or false, got \"" + blocks + "\"");
+    }
+    return new BootstrapSettings(httpUrl(v.name("--bootstrap-url"), url),
+        durationOf(v, "--bootstrap-window"),
+        AccessSettings.credentials("bootstrap", v.get("--bootstrap-token"),
+            v.get("--bootstrap-token-file"), v.get("--bootstrap-basic-auth"),
+            v.get("--bootstrap-basic-auth-file"), v::name),
+        ca, durationOf(v, "--bootstrap-timeout"), Boolean.parseBoolean(blocks),
+        longOf(v, "--bootstrap-hold-samples", 1000, 1_000_000_000));
   }
 
   private static DeliverySettings delivery(Values v) throws SettingsException {

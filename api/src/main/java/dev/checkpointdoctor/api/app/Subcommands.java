@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.api.app;
 
+import dev.checkpointdoctor.api.deploy.DeployCommand;
 import dev.checkpointdoctor.eval.nab.NabCommands;
 import dev.checkpointdoctor.eval.scenario.AccuracyCommand;
 import dev.checkpointdoctor.eval.scenario.DetectorFlagParser;
@@ -12,8 +13,9 @@ import java.util.Map;
 
 /**
  * Offline tools in the same jar: {@code java -jar checkpoint-doctor.jar NAME ARGS…}. Without a
- * known name as first argument the jar runs the service. The tools live in the {@code eval}
- * module; they get the service's own parser for the detector flags.
+ * known name as first argument the jar runs the service. The offline tools live in the {@code
+ * eval} module; they get the service's own parser for the detector flags. {@code deploy} writes
+ * configuration for a sharded fleet.
  */
 final class Subcommands {
   private Subcommands() {}
@@ -38,7 +40,8 @@ final class Subcommands {
       "replay", args -> ReplayCommand.run(args, DETECTOR_FLAGS),
       "accuracy", args -> AccuracyCommand.run(args, DETECTOR_FLAGS),
       "nab", NabCommands::run,
-      "nab-score", NabCommands::score);
+      "nab-score", NabCommands::score,
+      "deploy", DeployCommand::run);
 
   /** One line per tool for {@code --help}, in the order a user meets them. */
   static final Map<String, String> DESCRIPTIONS = descriptions();
@@ -50,6 +53,7 @@ final class Subcommands {
     d.put("scenarios", "generate the scenario corpus (gzip'd recordings and a manifest)");
     d.put("nab", "run the detector over the Numenta Anomaly Benchmark data");
     d.put("nab-score", "score NAB results per profile and category");
+    d.put("deploy", "print the sharded Prometheus remote_write section or Kubernetes manifests");
     if (!d.keySet().equals(ALL.keySet())) {
       throw new IllegalStateException("every subcommand needs a description");
     }

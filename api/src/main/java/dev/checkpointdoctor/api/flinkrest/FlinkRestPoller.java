@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.logging.Logger;
 
 /**
@@ -50,10 +51,21 @@ public final class FlinkRestPoller implements AutoCloseable {
   private final WebClient client;
   private final String authorization;
   private final List<Endpoint> endpoints = new ArrayList<>();
+  private final Predicate<String> wanted;
   private long timer = -1;
 
   public FlinkRestPoller(Vertx vertx, FlinkRestSettings settings, FlinkFactsStore store,
       ServiceMetrics metrics, Clock clock) {
+    this(vertx, settings, store, metrics, clock, name -> true);
+  }
+
+  /**
+   * @param wanted whether to read a job's details, by its {@code job_name}: a shard reads only
+   *     its own jobs' (every instance of a fleet is given the same JobManagers)
+   */
+  public FlinkRestPoller(Vertx vertx, FlinkRestSettings settings, FlinkFactsStore store,
+      ServiceMetrics metrics, Clock clock, Predicate<String> wanted) {
+    this.wanted = wanted;
     this.vertx = vertx;
     this.settings = settings;
     this.store = store;
@@ -169,8 +181,11 @@ public final class FlinkRestPoller implements AutoCloseable {
         if (!j.running() || j.name() == null) {
           continue;
         }
-        live.add(j.jid());
         String name = FlinkFactsStore.metricName(j.name());
+        if (!wanted.test(name)) {
+          continue; // another shard's job
+        }
+        live.add(j.jid());
         each.add(pollJob(j, name, cluster).map(f -> {
           synchronized (found) {
             found.put(name, f);

@@ -8,10 +8,15 @@ import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.api.fleet.FleetView;
+import dev.checkpointdoctor.api.fleet.Instance;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -20,48 +25,90 @@ import java.util.concurrent.Callable;
 
 /**
  * The read API over the detector's state. Reads wait for the detector's lock, so they run on a
- * worker thread, never on the event loop.
+ * worker thread, never on the event loop. The jobs and anomalies lists merge every peer's list
+ * ({@link FleetView}) unless {@code ?local=true} asks for this instance's own.
  */
 final class ApiRoutes {
   private final Vertx vertx;
   private final Detector detector;
+  private final FleetView fleet;
   private final JobFactsSource facts;
   private final AlertPolicy alerting;
 
-  ApiRoutes(Vertx vertx, Detector detector, JobFactsSource facts, AlertPolicy alerting) {
+  ApiRoutes(Vertx vertx, Detector detector, FleetView fleet, JobFactsSource facts,
+      AlertPolicy alerting) {
     this.vertx = vertx;
     this.detector = detector;
+    this.fleet = fleet;
     this.facts = facts;
     this.alerting = alerting;
   }
 
+  static final String LOCAL = "local";
   static final List<String> ANOMALY_FILTERS = List.of("job", "state", "signal", "since");
 
   void jobs(RoutingContext ctx) {
-    if (!QueryParams.accept(ctx, List.of())) {
+    if (!QueryParams.accept(ctx, List.of(LOCAL))) {
       return;
     }
-    respond(ctx, () -> {
+    Boolean localOnly = localOnly(ctx);
+    if (localOnly == null) {
+      return;
+    }
+    Instance self = fleet.self();
+    Future<JsonObject> own = vertx.executeBlocking(() -> {
       JsonArray jobs = new JsonArray();
       for (JobSummary j : detector.jobs()) {
-        jobs.add(JsonViews.job(j, detector.jobIdentity()));
+        jobs.add(JsonViews.job(j, detector.jobIdentity()).put("instance", self.url())
+            .put("shard", self.shard()));
       }
-      return new Reply(200, new JsonObject().put("jobs", jobs)
-          .put("unjoinedSamples", detector.unjoinedSamples()));
+      JsonObject body = new JsonObject().put("jobs", jobs).put("instance", self.json());
+      // On a shard, node and container series of other shards' hosts join nothing here, as
+      // expected: that count is no sign of a missing --host-alias.
+      if (!self.sharded()) {
+        body.put("unjoinedSamples", detector.unjoinedSamples());
+      }
+      return body;
+    }, false);
+    answer(ctx, localOnly || !fleet.hasPeers() ? own : own.compose(fleet::jobs));
+  }
+
+  /** {@code ?local=true|false}; null after answering 400 for anything else. */
+  static Boolean localOnly(RoutingContext ctx) {
+    String v = ctx.queryParams().get(LOCAL);
+    if (v == null || v.isEmpty() || v.equals("false")) {
+      return false;
+    }
+    if (v.equals("true")) {
+      return true;
+    }
+    Responses.error(ctx, 400, "local must be true or false, got \"" + v + "\"");
+    return null;
+  }
+
+  private static void answer(RoutingContext ctx, Future<JsonObject> body) {
+    body.onComplete(ar -> {
+      if (ar.succeeded()) {
+        Responses.json(ctx, 200, ar.result());
+      } else {
+        ctx.fail(ar.cause());
+      }
     });
   }
 
   void job(RoutingContext ctx) {
-    if (!QueryParams.accept(ctx, List.of())) {
+    if (!QueryParams.accept(ctx, List.of(LOCAL)) || localOnly(ctx) == null) {
       return;
     }
     String name = ctx.pathParam("job");
+    Instance self = fleet.self();
     respond(ctx, () -> {
       Optional<JobSummary> job = detector.job(name);
       if (job.isEmpty()) {
         return Reply.error(404, "no job named \"" + name + "\"");
       }
-      JsonObject body = JsonViews.job(job.get(), detector.jobIdentity());
+      JsonObject body = JsonViews.job(job.get(), detector.jobIdentity())
+          .put("instance", self.url()).put("shard", self.shard());
       JobFacts known = facts.facts(name);
       body.put("diagnosis", detector.diagnosis(name)
           .map(d -> JsonViews.diagnosis(d, alerting))
@@ -73,7 +120,7 @@ final class ApiRoutes {
   }
 
   void baselines(RoutingContext ctx) {
-    if (!QueryParams.accept(ctx, List.of())) {
+    if (!QueryParams.accept(ctx, List.of(LOCAL)) || localOnly(ctx) == null) {
       return;
     }
     String name = ctx.pathParam("job");
@@ -87,7 +134,13 @@ final class ApiRoutes {
   }
 
   void anomalies(RoutingContext ctx) {
-    if (!QueryParams.accept(ctx, ANOMALY_FILTERS)) {
+    List<String> accepted = new java.util.ArrayList<>(ANOMALY_FILTERS);
+    accepted.add(LOCAL);
+    if (!QueryParams.accept(ctx, accepted)) {
+      return;
+    }
+    Boolean localOnly = localOnly(ctx);
+    if (localOnly == null) {
       return;
     }
     String job = ctx.queryParams().get("job");
@@ -126,15 +179,30 @@ final class ApiRoutes {
     }
     long from = sinceMs;
     Signal only = signal;
-    respond(ctx, () -> {
+    Instance self = fleet.self();
+    Future<JsonObject> own = vertx.executeBlocking(() -> {
       JsonArray list = new JsonArray();
       for (Anomaly a : detector.anomalies(job == null || job.isEmpty() ? null : job, open, from)) {
         if (only == null || a.signal() == only) {
-          list.add(JsonViews.anomaly(a));
+          list.add(JsonViews.anomaly(a).put("instance", self.url()).put("shard", self.shard()));
         }
       }
-      return new Reply(200, new JsonObject().put("anomalies", list));
-    });
+      return new JsonObject().put("anomalies", list).put("instance", self.json());
+    }, false);
+    if (localOnly || !fleet.hasPeers()) {
+      answer(ctx, own);
+      return;
+    }
+    // Every instance filters its own list alike.
+    StringBuilder query = new StringBuilder();
+    for (String name : ANOMALY_FILTERS) {
+      String v = ctx.queryParams().get(name);
+      if (v != null && !v.isEmpty()) {
+        query.append(query.length() == 0 ? "" : "&").append(name).append('=')
+            .append(URLEncoder.encode(v, StandardCharsets.UTF_8));
+      }
+    }
+    answer(ctx, own.compose(body -> fleet.anomalies(body, query.toString())));
   }
 
   private static JsonArray baselines(List<BaselineSummary> list) {
@@ -148,9 +216,35 @@ final class ApiRoutes {
   private void respond(RoutingContext ctx, Callable<Reply> work) {
     vertx.executeBlocking(work, false).onComplete(ar -> {
       if (ar.succeeded()) {
-        Responses.json(ctx, ar.result().status, ar.result().body);
+        replyOrAskPeers(ctx, fleet, ar.result().status, ar.result().body);
       } else {
         ctx.fail(ar.cause());
+      }
+    });
+  }
+
+  /**
+   * Answers with this instance's reply, unless it is a 404 for a job that a peer may hold: then
+   * with the first peer's answer that has it (unless the request said local=true), so a job's
+   * page works on every instance of the fleet.
+   */
+  static void replyOrAskPeers(RoutingContext ctx, FleetView fleet, int status, JsonObject body) {
+    if (status != 404 || !fleet.hasPeers() || Boolean.TRUE.equals(localOnly(ctx))) {
+      Responses.json(ctx, status, body);
+      return;
+    }
+    StringBuilder path = new StringBuilder(ctx.request().path()).append("?local=true");
+    for (String name : ctx.queryParams().names()) {
+      if (!name.equals(LOCAL)) {
+        path.append('&').append(URLEncoder.encode(name, StandardCharsets.UTF_8)).append('=')
+            .append(URLEncoder.encode(ctx.queryParams().get(name), StandardCharsets.UTF_8));
+      }
+    }
+    fleet.elsewhere(path.toString()).onComplete(ar -> {
+      if (ar.succeeded() && ar.result() != null) {
+        Responses.json(ctx, 200, ar.result());
+      } else {
+        Responses.json(ctx, status, body);
       }
     });
   }

@@ -1,6 +1,7 @@
 package dev.checkpointdoctor.api.http;
 
 import dev.checkpointdoctor.api.alerting.AlertPolicy;
+import dev.checkpointdoctor.api.fleet.FleetView;
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics.DropReason;
@@ -35,18 +36,22 @@ public final class HttpService {
    */
   public static Router router(Vertx vertx, Detector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
-      SeriesStore series, Supplier<String> notReady, IngressPolicy policy) {
-    return router(vertx, detector, worker, metrics, limits, filter, series, notReady, policy,
-        JobFactsSource.NONE, AlertPolicy.defaults());
+      SeriesStore series, Supplier<String> notReady, IngressPolicy policy, FleetView fleet) {
+    return router(vertx, detector, worker, metrics, limits, filter, series, notReady, () -> null,
+        () -> false, policy, fleet, JobFactsSource.NONE, AlertPolicy.defaults());
   }
 
   /**
+   * @param bootstrapping what the bootstrap from history is doing while it runs, or null: /readyz
+   *     says {@code "bootstrapping"} meanwhile
+   * @param bootstrapBlocks whether that answers 503 (--bootstrap-blocks-readiness) rather than 200
    * @param facts what Flink's REST API said of each job, shown with it
    * @param alerting the alert policy, for the severity the API shows with a diagnosis
    */
   public static Router router(Vertx vertx, Detector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
-      SeriesStore series, Supplier<String> notReady, IngressPolicy policy,
+      SeriesStore series, Supplier<String> notReady, Supplier<String> bootstrapping,
+      java.util.function.BooleanSupplier bootstrapBlocks, IngressPolicy policy, FleetView fleet,
       JobFactsSource facts, AlertPolicy alerting) {
     Router router = Router.router(vertx);
     router.route().handler(ctx -> {
@@ -68,12 +73,12 @@ public final class HttpService {
         .handler(new PooledBodyReader(limits.maxCompressedBytes(),
             new RemoteWriteHandler(metrics, worker, limits, filter, policy)));
 
-    ApiRoutes api = new ApiRoutes(vertx, detector, facts, alerting);
+    ApiRoutes api = new ApiRoutes(vertx, detector, fleet, facts, alerting);
     router.get("/api/v1/jobs").handler(api::jobs);
     router.get("/api/v1/jobs/:job").handler(api::job);
     router.get("/api/v1/jobs/:job/baselines").handler(api::baselines);
     router.get("/api/v1/anomalies").handler(api::anomalies);
-    SeriesRoutes seriesRoutes = new SeriesRoutes(vertx, detector, series);
+    SeriesRoutes seriesRoutes = new SeriesRoutes(vertx, detector, series, fleet);
     router.get("/api/v1/jobs/:job/series").handler(seriesRoutes::series);
     new UiRoutes().mount(router);
 
@@ -85,11 +90,17 @@ public final class HttpService {
         new JsonObject().put("status", "ok")));
     router.get("/readyz").handler(ctx -> {
       String problem = worker.alive() ? notReady.get() : "the detector worker stopped";
-      JsonObject body = new JsonObject().put("status", problem == null ? "ready" : "not ready");
+      String history = bootstrapping.get();
+      boolean blocked = history != null && bootstrapBlocks.getAsBoolean();
+      JsonObject body = new JsonObject().put("status", problem != null ? "not ready"
+          : history != null ? "bootstrapping" : "ready");
       if (problem != null) {
         body.put("reason", problem);
       }
-      Responses.json(ctx, problem == null ? 200 : 503, body);
+      if (history != null) {
+        body.put("bootstrap", history);
+      }
+      Responses.json(ctx, problem == null && !blocked ? 200 : 503, body);
     });
     router.get("/metrics").handler(ctx -> vertx.executeBlocking(metrics::scrape, false)
         .onSuccess(bytes -> ctx.response().putHeader("Content-Type", metrics.contentType())

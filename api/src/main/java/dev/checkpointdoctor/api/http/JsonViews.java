@@ -56,7 +56,8 @@ final class JsonViews {
         .put("upper", number(b.upper()))
         .put("observations", b.observations())
         .put("lastObserved", number(b.lastObserved()))
-        .put("lastSeen", time(b.lastTimestampMs()));
+        .put("lastSeen", time(b.lastTimestampMs()))
+        .put("historySince", time(b.historySinceMs()));
     if (b.join() != null) {
       o.put("join", b.join());
     }

@@ -69,6 +69,7 @@ final class RemoteWriteHandler implements PooledBodyReader.Body {
     metrics.dropped(DropReason.NON_FINITE, screened.nonFinite());
     metrics.dropped(DropReason.FUTURE_TIMESTAMP, screened.future());
     metrics.dropped(DropReason.TOO_OLD, screened.tooOld());
+    metrics.dropped(DropReason.NOT_THIS_SHARD, policy.shard().apply(write));
     if (write.acceptedSampleCount() == 0) {
       write.release();
       ctx.response().setStatusCode(204).end();

@@ -6,6 +6,7 @@ import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.api.fleet.FleetView;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -29,15 +30,18 @@ final class SeriesRoutes {
   private final Vertx vertx;
   private final Detector detector;
   private final SeriesStore store;
+  private final FleetView fleet;
 
-  SeriesRoutes(Vertx vertx, Detector detector, SeriesStore store) {
+  SeriesRoutes(Vertx vertx, Detector detector, SeriesStore store, FleetView fleet) {
     this.vertx = vertx;
     this.detector = detector;
     this.store = store;
+    this.fleet = fleet;
   }
 
   void series(RoutingContext ctx) {
-    if (!QueryParams.accept(ctx, List.of("signal", "scope", "from", "to", "points"))) {
+    if (!QueryParams.accept(ctx, List.of("signal", "scope", "from", "to", "points",
+        ApiRoutes.LOCAL)) || ApiRoutes.localOnly(ctx) == null) {
       return;
     }
     String job = ctx.pathParam("job");
@@ -58,7 +62,8 @@ final class SeriesRoutes {
       if (ar.failed()) {
         ctx.fail(ar.cause());
       } else {
-        Responses.json(ctx, ar.result().containsKey("error") ? 404 : 200, ar.result());
+        ApiRoutes.replyOrAskPeers(ctx, fleet, ar.result().containsKey("error") ? 404 : 200,
+            ar.result());
       }
     });
   }

@@ -4,6 +4,7 @@ import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodedWrite;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,6 +21,10 @@ import java.util.logging.Logger;
  * whose size is arbitrary anyway. Each batch ends with a re-diagnosis of the jobs it touched, which
  * costs far more than the samples of one 500-sample request; an idle worker still ends a batch
  * per request, so a lone request is diagnosed at once.
+ *
+ * <p>Bootstrapping from history adds two things: {@link DetectorTask}s (history slices, held
+ * samples released) that run on this thread between live batches, and a {@link LiveSampleGate}
+ * that holds a job's live samples while its history is read.
  */
 public final class DetectorWorker implements AutoCloseable {
   private static final Logger logger = Logger.getLogger(DetectorWorker.class.getName());
@@ -33,6 +38,8 @@ public final class DetectorWorker implements AutoCloseable {
 
   private final AtomicLong processedRequests = new AtomicLong();
   private final AtomicLong processedBatches = new AtomicLong();
+  private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
+  private volatile LiveSampleGate gate;
   private final Thread thread;
   private volatile boolean accepting = true;
   private volatile boolean running = true;
@@ -65,6 +72,36 @@ public final class DetectorWorker implements AutoCloseable {
     return true;
   }
 
+  /**
+   * Sets the gate every live series passes before the detector (call before the first request).
+   */
+  public void gate(LiveSampleGate gate) {
+    this.gate = gate;
+  }
+
+  /**
+   * Runs {@code task} on the detector thread after the live batch in progress; the future
+   * completes when it ran (exceptionally if it failed). Tasks run in the order submitted; the
+   * caller bounds how many it has waiting.
+   */
+  public CompletableFuture<Void> submit(DetectorTask task) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    if (!thread.isAlive()) {
+      done.completeExceptionally(new IllegalStateException("the detector worker stopped"));
+      return done;
+    }
+    tasks.add(() -> {
+      try {
+        task.run(detector);
+        done.complete(null);
+      } catch (RuntimeException e) {
+        logger.log(Level.SEVERE, "detector task failed", e);
+        done.completeExceptionally(e);
+      }
+    });
+    return done;
+  }
+
   public long queuedSamples() {
     return queuedSamples.get();
   }
@@ -84,15 +121,16 @@ public final class DetectorWorker implements AutoCloseable {
 
   private void run() {
     List<DecodedWrite> batch = new ArrayList<>();
-    while (running || !queue.isEmpty()) {
+    while (running || !queue.isEmpty() || !tasks.isEmpty()) {
       DecodedWrite first;
       try {
-        first = queue.poll(100, TimeUnit.MILLISECONDS);
+        first = queue.poll(tasks.isEmpty() ? 100 : 0, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       }
       if (first == null) {
+        runTask();
         continue;
       }
       batch.add(first);
@@ -115,6 +153,15 @@ public final class DetectorWorker implements AutoCloseable {
         processedBatches.incrementAndGet();
         batch.clear();
       }
+      runTask();
+    }
+  }
+
+  /** One task, if any waits: tasks alternate with live batches, so neither starves. */
+  private void runTask() {
+    Runnable task = tasks.poll();
+    if (task != null) {
+      task.run();
     }
   }
 
@@ -122,7 +169,11 @@ public final class DetectorWorker implements AutoCloseable {
     try {
       long[] timestamps = write.timestamps();
       double[] values = write.values();
+      LiveSampleGate g = gate;
       for (int i = 0; i < write.acceptedSeriesCount(); i++) {
+        if (g != null && g.take(write.labels(i), timestamps, values, write.from(i), write.to(i))) {
+          continue;
+        }
         detector.accept(write.labels(i), timestamps, values, write.from(i), write.to(i));
       }
     } catch (RuntimeException e) {

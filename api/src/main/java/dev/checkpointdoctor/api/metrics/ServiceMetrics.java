@@ -42,10 +42,16 @@ public final class ServiceMetrics {
     FUTURE_TIMESTAMP,
     /** Timestamp older than --max-sample-age. */
     TOO_OLD,
+    /** A job's series that another shard holds (--shard; Prometheus' relabelling disagrees). */
+    NOT_THIS_SHARD,
     /** Missing or wrong credentials on the write endpoint (401). */
     UNAUTHORIZED,
     /** A new series over --max-series or --max-series-per-job (detector only). */
-    CARDINALITY_LIMIT;
+    CARDINALITY_LIMIT,
+    /** Live, while its job read its history, and the hold was full (--bootstrap-hold-samples). */
+    BOOTSTRAP_HOLD_FULL,
+    /** Live, held while its job read its history, and already in that history (not needed). */
+    IN_HISTORY;
 
     public String label() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -113,6 +119,15 @@ public final class ServiceMetrics {
 
   /** Registers the detector's own counters and gauges; called once at wiring. */
   public void bindDetector(Detector detector, LongSupplier queuedSamples) {
+    bindDetector(detector, queuedSamples, false);
+  }
+
+  /**
+   * @param sharded with --shard, node/container samples that joined none of this instance's
+   *     jobs are counted as {@code other_shard}, not {@code unjoined}: most belong to hosts of
+   *     other shards' jobs, which is expected
+   */
+  public void bindDetector(Detector detector, LongSupplier queuedSamples, boolean sharded) {
     DetectorStats stats = detector.stats();
     CounterWithCallback.builder().name(PREFIX + "samples_processed")
         .help("Samples that reached signal extraction.")
@@ -130,13 +145,14 @@ public final class ServiceMetrics {
         }).register(registry);
     CounterWithCallback.builder().name(PREFIX + "samples_without_signal")
         .help("Processed samples that yielded no signal: node/container samples from times no "
-            + "job ran there (unjoined; see --host-alias), TaskManager samples from times it ran "
-            + "no job's task (idle_taskmanager), job samples after their scrape was finished "
-            + "(late_frame; see --max-delivery-lag), series that name nothing to watch "
+            + "job ran there (unjoined; see --host-alias; with --shard other_shard, as most "
+            + "belong to other shards' jobs), TaskManager samples from times it ran no job's task "
+            + "(idle_taskmanager), job samples after their scrape was finished (late_frame; see "
+            + "--max-delivery-lag), series that name nothing to watch "
             + "(ignored_series).")
         .labelNames("reason")
         .callback(cb -> {
-          cb.call(detector.unjoinedSamples(), "unjoined");
+          cb.call(detector.unjoinedSamples(), sharded ? "other_shard" : "unjoined");
           cb.call(detector.lateFrameSamples(), "late_frame");
           cb.call(detector.idleTaskManagerSamples(), "idle_taskmanager");
           cb.call(detector.ignoredSeriesSamples(), "ignored_series");
@@ -188,6 +204,67 @@ public final class ServiceMetrics {
     GaugeWithCallback.builder().name(PREFIX + "snapshot_last_success_timestamp_seconds")
         .help("When the last snapshot was written (Unix time; 0 before the first).")
         .callback(cb -> cb.call(lastSuccessEpochMs.getAsLong() / 1000.0)).register(registry);
+  }
+
+  /** What the start-up bootstrap from Prometheus history reports; bound once at wiring. */
+  public interface BootstrapGauges {
+    /** Jobs by state: pending, running, done, failed (learn live from where they got), live. */
+    long jobs(String state);
+
+    long seriesRead();
+
+    long samplesRead();
+
+    long samplesFed();
+
+    long queries();
+
+    long bytesRead();
+
+    double seconds();
+
+    long problems(String reason);
+
+    long heldSamples();
+  }
+
+  public static final java.util.List<String> BOOTSTRAP_JOB_STATES =
+      java.util.List.of("pending", "running", "done", "failed", "live");
+
+  /** Registers the bootstrap's progress; {@code reasons} are the problem labels. */
+  public void bindBootstrap(BootstrapGauges g, java.util.List<String> reasons) {
+    GaugeWithCallback.builder().name(PREFIX + "bootstrap_jobs")
+        .help("Jobs by bootstrap state: pending, running, done (history read), failed (learns "
+            + "live from where it got), live (no history read: the source was down).")
+        .labelNames("state")
+        .callback(cb -> BOOTSTRAP_JOB_STATES.forEach(s -> cb.call(g.jobs(s), s)))
+        .register(registry);
+    CounterWithCallback.builder().name(PREFIX + "bootstrap_series_read")
+        .help("Series read from history (per job, once each).")
+        .callback(cb -> cb.call(g.seriesRead())).register(registry);
+    CounterWithCallback.builder().name(PREFIX + "bootstrap_samples_read")
+        .help("Values read from history (query_range points).")
+        .callback(cb -> cb.call(g.samplesRead())).register(registry);
+    CounterWithCallback.builder().name(PREFIX + "bootstrap_samples_fed")
+        .help("Samples from history handed to the detector (repeats of one scrape removed).")
+        .callback(cb -> cb.call(g.samplesFed())).register(registry);
+    CounterWithCallback.builder().name(PREFIX + "bootstrap_queries")
+        .help("Queries sent to --bootstrap-url.")
+        .callback(cb -> cb.call(g.queries())).register(registry);
+    CounterWithCallback.builder().name(PREFIX + "bootstrap_bytes_read")
+        .help("Answer bytes read from --bootstrap-url.")
+        .callback(cb -> cb.call(g.bytesRead())).register(registry);
+    CounterWithCallback.builder().name(PREFIX + "bootstrap_seconds")
+        .help("Time spent reading history and feeding it to the detector.")
+        .callback(cb -> cb.call(g.seconds())).register(registry);
+    CounterWithCallback.builder().name(PREFIX + "bootstrap_problems")
+        .help("Failed or partial reads of history, by reason; the job concerned learns live "
+            + "from where it got.")
+        .labelNames("reason")
+        .callback(cb -> reasons.forEach(r -> cb.call(g.problems(r), r))).register(registry);
+    GaugeWithCallback.builder().name(PREFIX + "bootstrap_held_samples")
+        .help("Live samples held while their jobs read their history.")
+        .callback(cb -> cb.call(g.heldSamples())).register(registry);
   }
 
   public void request(String route, int code) {

@@ -47,6 +47,11 @@ public final class SeriesFeed implements DetectorListener, AutoCloseable {
     }
   }
 
+  /** Whether the queue is over half full: a bulk producer (history) should wait a little. */
+  public boolean busy() {
+    return queue.size() > QUEUE / 2;
+  }
+
   public long dropped() {
     return dropped.get();
   }

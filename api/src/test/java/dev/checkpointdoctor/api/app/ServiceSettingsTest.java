@@ -60,6 +60,50 @@ class ServiceSettingsTest {
   }
 
   @Test
+  void shardAndPeers() throws Exception {
+    ServiceSettings alone = ServiceSettings.parse(List.of(), Map.of());
+    assertThat(alone.fleet().shard().sharded()).isFalse();
+    assertThat(alone.fleet().hasPeers()).isFalse();
+    ServiceSettings s = ServiceSettings.parse(List.of("--shard", "2/4", "--peer",
+        "http://cpd-1:9877/", "--peer", "https://cpd-2:9877", "--peer-timeout", "500ms"),
+        Map.of("CPD_SHARD_LABELS", "cluster, job_name", "CPD_JOB_IDENTITY_LABELS", "cluster",
+            "CPD_PEERS_DNS", "checkpoint-doctor.monitoring.svc:9877"));
+    assertThat(s.fleet().shard().label()).isEqualTo("2/4");
+    assertThat(s.fleet().shard().labels()).containsExactly("cluster", "job_name");
+    assertThat(s.fleet().peers()).extracting(Object::toString)
+        .containsExactly("http://cpd-1:9877", "https://cpd-2:9877");
+    assertThat(s.fleet().peersDnsName()).isEqualTo("checkpoint-doctor.monitoring.svc");
+    assertThat(s.fleet().peersDnsPort()).isEqualTo(9877);
+    assertThat(s.fleet().peerTimeout()).isEqualTo(Duration.ofMillis(500));
+
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--shard", "4/4"), Map.of()))
+        .hasMessageContaining("--shard must have a shard I between 0 and 3 (shards are "
+            + "counted from 0), got 4/4");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of(), Map.of("CPD_SHARD", "two")))
+        .hasMessageStartingWith("CPD_SHARD must be I/N");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--shard", "0/2", "--shard-labels",
+        "job-name"), Map.of())).hasMessageContaining("--shard-labels \"job-name\"");
+    // the shard is a function of the job key, the same for both replicas of a Prometheus pair
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--shard", "0/2", "--shard-labels",
+        "cluster,job_name"), Map.of())).hasMessageContaining("--shard-labels hashes \"cluster\", "
+            + "which is not one of --job-identity-labels []");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--shard", "0/2", "--shard-labels",
+        "prometheus_replica,job_name", "--ha-replica-label", "prometheus_replica"), Map.of()))
+        .hasMessageContaining("--shard-labels cannot hash \"prometheus_replica\", the "
+            + "--ha-replica-label");
+    assertThat(ServiceSettings.parse(List.of("--shard", "0/2", "--shard-labels",
+        "cluster,job_name", "--job-identity-labels", "cluster", "--ha-replica-label",
+        "prometheus_replica"), Map.of()).fleet().shard().labels())
+        .containsExactly("cluster", "job_name");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--peer", "cpd-1:9877"), Map.of()))
+        .hasMessageContaining("--peer must be an http(s) URL");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--peers-dns", "cpd"), Map.of()))
+        .hasMessageContaining("--peers-dns must be NAME:PORT");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--peers-dns", "cpd:x"), Map.of()))
+        .hasMessageContaining("--peers-dns must be NAME:PORT");
+  }
+
+  @Test
   void repeatableFlagCollectsEveryValue() throws Exception {
     ServiceSettings s = ServiceSettings.parse(
         List.of("--host-alias", "a=x", "--host-alias", "b=y"), Map.of());

@@ -63,7 +63,12 @@ class ApiContractTest {
       JsonObject job = jobs.getJsonArray("jobs").getJsonObject(0);
       assertThat(job.fieldNames()).containsExactlyInAnyOrder("job", "jobName", "labels",
           "status", "signals", "openAnomalies", "lastSeen", "baselinesReady", "baselinesTotal",
-          "checkpointsUntilReady", "readyAt");
+          "checkpointsUntilReady", "readyAt", "instance", "shard");
+      assertThat(job.getString("instance")).isEqualTo(TestService.url(s, ""));
+      assertThat(job.getString("shard")).isEqualTo("0/1");
+      assertThat(jobs.getJsonObject("instance").fieldNames()).containsExactlyInAnyOrder("id",
+          "url", "shard");
+      assertThat(jobs.containsKey("peers")).as("no peers, nothing asked").isFalse();
       assertThat(job.getInteger("baselinesReady")).isPositive()
           .isLessThanOrEqualTo(job.getInteger("baselinesTotal"));
       assertThat(jobs.getLong("unjoinedSamples")).isZero();
@@ -119,17 +124,18 @@ class ApiContractTest {
           "/api/v1/jobs/job_c")).statusCode() == 200);
       String[][] cases = {
           {"/api/v1/anomalies?sate=open", "unknown query parameter \"sate\"; /api/v1/anomalies "
-              + "takes job, state, signal, since"},
+              + "takes job, state, signal, since, local"},
           {"/api/v1/anomalies?state=open&state=resolved",
               "query parameter \"state\" given more than once"},
           {"/api/v1/anomalies?signal=checkpoint_durations", "unknown signal "
               + "\"checkpoint_durations\""},
-          {"/api/v1/jobs?job=job_c", "unknown query parameter \"job\"; /api/v1/jobs takes none"},
+          {"/api/v1/jobs?job=job_c", "unknown query parameter \"job\"; /api/v1/jobs takes local"},
+          {"/api/v1/jobs?local=yes", "local must be true or false, got \"yes\""},
           {"/api/v1/jobs/job_c?range=1h", "unknown query parameter \"range\""},
           {"/api/v1/jobs/job_c/baselines?signal=x", "unknown query parameter \"signal\""},
           {"/api/v1/jobs/job_c/series?signal=checkpoint_duration&scop=job",
               "unknown query parameter \"scop\"; /api/v1/jobs/job_c/series takes signal, scope, "
-                  + "from, to, points"}};
+                  + "from, to, points, local"}};
       for (String[] c : cases) {
         HttpResponse<String> r = Http.get(TestService.url(s, c[0]));
         assertThat(r.statusCode()).as(c[0]).isEqualTo(400);

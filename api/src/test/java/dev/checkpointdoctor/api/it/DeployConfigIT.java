@@ -45,6 +45,28 @@ class DeployConfigIT {
   }
 
   @Test
+  void promtoolAcceptsTheShardedRemoteWrite(@TempDir Path dir) throws Exception {
+    Path committed = DEPLOY.resolve("prometheus").resolve("remote-write-sharded.yml");
+    assertThat(Files.readString(committed)).contains("action: hashmod", "action: labeldrop",
+        "modulus: 2");
+    Path config = dir.resolve("prometheus.yml");
+    Files.writeString(config, "global:\n  scrape_interval: 15s\n" + Files.readString(committed));
+    check(config);
+    // Another size, hashing two labels, addresses outside Kubernetes.
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    int code = dev.checkpointdoctor.api.deploy.DeployCommand.run(List.of("remote-write",
+        "--shards", "4", "--replicas", "3", "--shard-labels", "cluster,job_name",
+        "--url-template", "https://cpd-{shard}-{replica}.example.com:9877/api/v1/write"),
+        new java.io.PrintStream(out, true), System.err);
+    assertThat(code).isZero();
+    String four = out.toString();
+    assertThat(four).contains("source_labels: [cluster, job_name]", "modulus: 4",
+        "https://cpd-3-2.example.com:9877/api/v1/write");
+    Files.writeString(config, "global:\n  scrape_interval: 15s\n" + four);
+    check(config);
+  }
+
+  @Test
   void deployReadmeListsEveryFile() throws Exception {
     String readme = Files.readString(DEPLOY.resolve("README.md"));
     try (var files = Files.walk(DEPLOY)) {

@@ -26,6 +26,13 @@ public final class Http {
         .build());
   }
 
+  public static HttpResponse<String> get(String url, Map<String, String> headers) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url))
+        .timeout(Duration.ofSeconds(10)).GET();
+    headers.forEach(b::header);
+    return send(b.build());
+  }
+
   public static HttpResponse<String> post(String url, byte[] body, Map<String, String> headers) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url))
         .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofByteArray(body));

@@ -34,6 +34,25 @@ public final class PrometheusServer implements AutoCloseable {
     return new PrometheusServer(p, port);
   }
 
+  /**
+   * A Prometheus serving history from {@code tsdb} (blocks made by promtool), keeping {@code
+   * retention} of it; no scrape jobs.
+   */
+  public static PrometheusServer startWithData(Path workDir, Path tsdb, String retention)
+      throws IOException {
+    Files.createDirectories(workDir);
+    Path config = workDir.resolve("prometheus.yml");
+    Files.writeString(config, "global:\n  scrape_interval: 15s\nscrape_configs: []\n");
+    int port = freePort();
+    ServerProcess p = ServerProcess.start("Prometheus on " + port, List.of(requireBinary(),
+        "--config.file=" + config, "--storage.tsdb.path=" + tsdb,
+        "--storage.tsdb.retention.time=" + retention,
+        "--web.listen-address=127.0.0.1:" + port, "--storage.remote.flush-deadline=1s"),
+        workDir.resolve("prometheus.log"),
+        () -> Http.get("http://127.0.0.1:" + port + "/-/ready").statusCode() == 200);
+    return new PrometheusServer(p, port);
+  }
+
   public int port() {
     return port;
   }

@@ -19,6 +19,19 @@ public final class TestService {
     return CheckpointDoctor.start(ServiceSettings.parse(args, Map.of()), Clock.systemUTC());
   }
 
+  /**
+   * The same, with {@code --port} among the flags (peers must know each other's port), and
+   * {@code --host} too when it is not 127.0.0.1.
+   */
+  public static CheckpointDoctor startOnPort(Path dataDir, String... flags) throws Exception {
+    List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString()));
+    if (!List.of(flags).contains("--host")) {
+      args.addAll(List.of("--host", "127.0.0.1"));
+    }
+    args.addAll(List.of(flags));
+    return CheckpointDoctor.start(ServiceSettings.parse(args, Map.of()), Clock.systemUTC());
+  }
+
   public static String url(CheckpointDoctor service, String path) {
     return "http://127.0.0.1:" + service.port() + path;
   }

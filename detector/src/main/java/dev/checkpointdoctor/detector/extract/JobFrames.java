@@ -41,8 +41,12 @@ final class JobFrames {
     final String name;
     final Map<String, JobRun> runs = new LinkedHashMap<>();
     final ArrayList<String> jobIds = new ArrayList<>();
-    /** Runs whose every series ended: their last finished frame, so stragglers count as late. */
-    final Map<String, Long> endedRuns = new LinkedHashMap<>();
+    /**
+     * Runs whose every series ended, kept as they were: their last finished frame, so stragglers
+     * count as late, and their last checkpoint, so the same job_id back after a failed scrape
+     * (Prometheus marks every series of it stale) does not report that checkpoint again.
+     */
+    final Map<String, JobRun> endedRuns = new LinkedHashMap<>();
     final ArrayDeque<long[]> failures = new ArrayDeque<>();
     String currentJobId;
     long newestTs = NONE;
@@ -142,10 +146,11 @@ final class JobFrames {
       return run;
     }
     boolean restart = j.currentJobId != null && !j.currentJobId.equals(jobId);
-    run = new JobRun(jobId, restart);
-    Long ended = j.endedRuns.remove(jobId);
-    if (ended != null) {
-      run.lastFinalTs = ended; // the same job_id back after all its series ended
+    run = j.endedRuns.remove(jobId); // the same job_id back after all its series ended
+    if (run == null) {
+      run = new JobRun(jobId, restart);
+    } else {
+      run.liveSeries = 0;
     }
     j.runs.put(jobId, run);
     if (!jobId.equals(j.currentJobId)) {
@@ -190,7 +195,7 @@ final class JobFrames {
         }
         if (run.liveSeries <= 0 && run.frames.isEmpty()) {
           it.remove(); // every series ended; stragglers now count as late
-          j.endedRuns.put(run.jobId, run.lastFinalTs);
+          j.endedRuns.put(run.jobId, run);
           if (j.endedRuns.size() > MAX_RESTART_HISTORY) {
             j.endedRuns.remove(j.endedRuns.keySet().iterator().next());
           }

@@ -53,6 +53,7 @@ public final class Detector {
   private SeriesBudget budget = SeriesBudget.unlimited();
   private MountTable mounts = new MountTable();
   private long eventTimeMs = Long.MIN_VALUE;
+  private boolean readingHistory;
   // One instance instead of a new method reference per sample.
   private final java.util.function.Consumer<Observation> observer = this::observe;
   // Published after every batch so /metrics can read them without waiting for the lock.
@@ -208,6 +209,29 @@ public final class Detector {
       extractor.onSample(cursor.extracted, ts, values[i], observer);
     }
     current = null;
+  }
+
+  /**
+   * Marks the samples accepted until {@link #endHistory()} as read from history (a Prometheus
+   * query at start-up) rather than received live: baselines note since when they learned from
+   * history, and listeners, called on this thread, can ask {@link #readingHistory()} to tell
+   * what happened in the past from what happens now. Nothing else changes: history goes through
+   * {@link #accept} and {@link #endBatch} like live samples.
+   */
+  public synchronized void beginHistory() {
+    readingHistory = true;
+    book.readingHistory(true);
+  }
+
+  /** Ends {@link #beginHistory()}. */
+  public synchronized void endHistory() {
+    readingHistory = false;
+    book.readingHistory(false);
+  }
+
+  /** True between {@link #beginHistory()} and {@link #endHistory()}. */
+  public synchronized boolean readingHistory() {
+    return readingHistory;
   }
 
   /**

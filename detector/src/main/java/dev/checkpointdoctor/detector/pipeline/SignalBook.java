@@ -43,6 +43,8 @@ final class SignalBook {
   private final java.util.Set<Job> touched = new java.util.LinkedHashSet<>();
   private final Deque<Anomaly> resolved = new ArrayDeque<>();
   private long nextAnomalyId = 1;
+  /** Set while the detector reads history: baselines note when they first learned from it. */
+  private boolean readingHistory;
   private java.util.function.LongSupplier unjoinedNode = () -> -1;
   private java.util.function.LongSupplier unjoinedContainer = () -> -1;
   private int entryCount;
@@ -92,6 +94,9 @@ final class SignalBook {
       entry.hourly.observe(o.timestampMs(), o.value(), entry.history); // before the raw add
     }
     entry.history.add(o.timestampMs(), o.value());
+    if (readingHistory && entry.historySinceMs == Long.MIN_VALUE) {
+      entry.historySinceMs = o.timestampMs();
+    }
     if (o.join() != null) {
       entry.join = o.join();
     }
@@ -242,6 +247,10 @@ final class SignalBook {
     touched.clear();
   }
 
+  void readingHistory(boolean on) {
+    readingHistory = on;
+  }
+
   Diagnosis diagnosis(String jobName) {
     Job j = jobs.get(jobName);
     return j == null ? null : j.diagnosis;
@@ -360,7 +369,7 @@ final class SignalBook {
           BaselineView v = e.getValue().tracker.view();
           out.add(new BaselineSummary(j.name, e.getKey().signal, e.getKey().scope, v.state(),
               v.expected(), v.lower(), v.upper(), v.observations(), v.lastTimestampMs(),
-              v.lastObserved(), e.getValue().join));
+              v.lastObserved(), e.getValue().join, e.getValue().historySinceMs));
         });
     return out;
   }
@@ -482,6 +491,8 @@ final class SignalBook {
     /** Hourly summaries and the trend test, for the job-level checkpoint signals only. */
     HourlyHistory hourly;
     TrendWatch trend;
+    /** First observation learned from history; not snapshotted (a restart shows live only). */
+    long historySinceMs = Long.MIN_VALUE;
 
     private Entry(Job job, Key key, SignalTracker tracker) {
       this.job = job;

@@ -126,6 +126,28 @@ class JobFramesTest {
   }
 
   @Test
+  void aFailedScrapeDoesNotReportTheLastCheckpointAgain() {
+    // Prometheus marks every series of a failed JobManager scrape stale; the next scrape brings
+    // the same job_id back with the same last checkpoint: no completion, the age goes on
+    In[] a1 = {job("a1", "lastCompletedCheckpointId", T0, 10),
+        job("a1", "lastCheckpointDuration", T0, 100)};
+    f.batch(a1);
+    f.batch(job("a1", "lastCompletedCheckpointId", T0 + 10 * S, 10),
+        job("a1", "lastCheckpointDuration", T0 + 10 * S, 100));
+    endAll(T0 + 20 * S, a1); // the scrape at T0 + 20 s failed
+    f.batch(job("a1", "lastCompletedCheckpointId", T0 + 30 * S, 10),
+        job("a1", "lastCheckpointDuration", T0 + 30 * S, 100));
+    f.batch(job("a1", "lastCompletedCheckpointId", T0 + 40 * S, 11),
+        job("a1", "lastCheckpointDuration", T0 + 40 * S, 120));
+    f.batch(job("a1", "lastCompletedCheckpointId", T0 + 50 * S, 11),
+        job("a1", "lastCheckpointDuration", T0 + 50 * S, 120));
+    assertThat(f.take(Signal.CHECKPOINT_DURATION)).containsExactly(
+        job(Signal.CHECKPOINT_DURATION, T0, 100), job(Signal.CHECKPOINT_DURATION, T0 + 40 * S, 120));
+    assertThat(f.values(Signal.CHECKPOINT_AGE)).as("the age is not restarted by the gap")
+        .containsExactly(0.0, 10.0, 30.0, 0.0, 10.0);
+  }
+
+  @Test
   void firstLookAtARestartedJobCountsItsFailuresFromZero() {
     In a1 = job("a1", "numberOfFailedCheckpoints", T0, 5);
     f.batch(a1);

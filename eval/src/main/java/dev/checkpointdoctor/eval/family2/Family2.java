@@ -24,6 +24,12 @@ public final class Family2 implements ScenarioFamily {
     return NAME;
   }
 
+  /** Written blind to the cause rules: every seed validates, none is tuned on. */
+  @Override
+  public boolean validationOnly() {
+    return true;
+  }
+
   @Override
   public List<GeneratedScenario> scenarios(long seed) {
     return List.copyOf(CorpusPlanner.corpus(seed));

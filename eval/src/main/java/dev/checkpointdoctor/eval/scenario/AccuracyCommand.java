@@ -33,14 +33,20 @@ public final class AccuracyCommand {
       seed and played through the detector in memory, nothing written. Per seed and over all
       seeds it reports, per cause, detected / named first (top-1) / recall; slow state growth
       named within 2 h (with a forecast); healthy controls with an anomaly or an alert; and a
-      summary line. Progress goes to stderr.
+      summary line. Progress goes to stderr. family2 is for validation only (every seed):
+      jobs with two faults at once are judged on the root cause, with a column for naming the
+      other real fault; `unjoinable_` jobs are counted apart (cause named or missing source
+      said), outside top-1 and recall (docs/FAMILY2.md).
         --seeds LIST   comma-separated seeds (default: the train seeds %s)
         --threads N    scenarios replayed at once (default 1)
-        --per-job      per-job lines for the held-out seeds %s too (hidden by default)
-        --only PREFIX  only the jobs whose names start with PREFIX (train seeds only)
+        --per-job      per-job lines for the held-out seeds %s and validation families too
+                       (hidden by default)
+        --only PREFIX  only the jobs whose names start with PREFIX (train seeds only; not on
+                       a validation family)
         --write FILE   the report replaces the part of FILE between <!-- BLOCK:begin --> and
                        <!-- BLOCK:end --> (appended when FILE has none); BLOCK is NAME:train
                        for train seeds only, NAME:held-out for held-out seeds only, else NAME
+                       (always NAME for a validation family)
 
       Options (as for the service):
       """.formatted(String.join(", ", Families.names()), seedList(EvaluationSeeds.TRAIN),

@@ -10,13 +10,15 @@ import java.util.Set;
 /**
  * Looks at one job's diagnosis after every batch of a replay, for what the timeline's change
  * events do not show: a forecast that appears without a change of cause, whether an alert would
- * fire ({@link AlertPredicate}), and evidence quoting windows older than the job.
+ * fire ({@link AlertPredicate}), evidence quoting windows older than the job, and whether the
+ * diagnosis said the expected cause's source is missing.
  */
 final class DiagnosisWatch {
   private static final String STATE_GROWTH = Cause.STATE_GROWTH.id();
 
   private final Detector detector;
   private final String job;
+  private final String expected;
   private final long jobStartMs;
   private Diagnosis last;
   private boolean alerting;
@@ -30,10 +32,12 @@ final class DiagnosisWatch {
   long forecastAtMs = -1;
   int staleEvidence;
   String staleExample;
+  boolean missingSourceSaid;
 
   DiagnosisWatch(Detector detector, ScenarioManifest.Entry truth) {
     this.detector = detector;
     this.job = truth.job();
+    this.expected = truth.expected();
     this.jobStartMs = truth.startMs();
     if (truth.faultStartMs() >= 0) {
       this.faultStartMs = truth.faultStartMs();
@@ -72,6 +76,9 @@ final class DiagnosisWatch {
       if (forecastAtMs < 0 && d.hoursToTimeout() != null) {
         forecastAtMs = atMs;
       }
+    }
+    if (atMs >= faultStartMs && !missingSourceSaid) {
+      missingSourceSaid = d.missingSources().stream().anyMatch(m -> m.cause().equals(expected));
     }
     long age = atMs - jobStartMs;
     for (CauseHypothesis.Evidence e : d.top().evidence()) {

@@ -17,21 +17,29 @@ import java.util.stream.Collectors;
 final class FamilyReport {
   private FamilyReport() {}
 
+  static String render(String family, Map<Long, List<JobResult>> results, boolean perJob) {
+    return render(family, false, results, perJob);
+  }
+
   /**
+   * @param validation the family is for validation only (every seed is judged, none tuned on)
    * @param results per seed, in the order run
    * @param perJob show per-job lines for every seed, held-out ones included
    */
-  static String render(String family, Map<Long, List<JobResult>> results, boolean perJob) {
+  static String render(String family, boolean validation, Map<Long, List<JobResult>> results,
+      boolean perJob) {
     StringBuilder b = new StringBuilder();
     for (Map.Entry<Long, List<JobResult>> e : results.entrySet()) {
       long seed = e.getKey();
       b.append(String.format(Locale.ROOT, "#### %s, seed %d (%s)%n%n", family, seed,
-          EvaluationSeeds.role(seed)));
-      boolean jobs = perJob || EvaluationSeeds.train(seed);
+          validation ? "validation" : EvaluationSeeds.role(seed)));
+      boolean jobs = perJob || (!validation && EvaluationSeeds.train(seed));
       if (jobs) {
         jobTable(b, e.getValue());
       } else {
-        b.append("Per-job lines of held-out seeds are hidden (`--per-job` shows them).\n\n");
+        b.append(validation
+            ? "Per-job lines of a validation family are hidden (`--per-job` shows them).\n\n"
+            : "Per-job lines of held-out seeds are hidden (`--per-job` shows them).\n\n");
       }
       body(b, e.getValue());
     }
@@ -46,6 +54,8 @@ final class FamilyReport {
 
   private static void body(StringBuilder b, List<JobResult> rs) {
     causeTable(b, rs);
+    twoFaults(b, rs);
+    unjoinable(b, rs);
     growth(b, rs);
     healthy(b, rs);
     newUser(b, rs);
@@ -54,7 +64,7 @@ final class FamilyReport {
 
   /** The one-line figures: top-1, recall, detection, growth, healthy anomalies and alerts. */
   static String summary(List<JobResult> rs) {
-    List<JobResult> faults = of(rs, ScenarioKind.FAULT);
+    List<JobResult> faults = faults(rs);
     List<JobResult> healthy = of(rs, ScenarioKind.HEALTHY);
     List<JobResult> growth = growing(rs, 0.02);
     long named = faults.stream().filter(JobResult::namedFirst).count();
@@ -105,34 +115,82 @@ final class FamilyReport {
     b.append('\n');
   }
 
+  /**
+   * Per cause over the fault jobs judged by top-1 (not the unjoinable ones). With jobs that have
+   * two faults at once, a column counts those whose first cause named was the other real fault:
+   * not top-1 (the root cause started first), but not a wrong cause either (docs/FAMILY2.md).
+   */
   private static void causeTable(StringBuilder b, List<JobResult> rs) {
     Map<String, List<JobResult>> byCause = new LinkedHashMap<>();
-    for (JobResult r : of(rs, ScenarioKind.FAULT)) {
+    for (JobResult r : faults(rs)) {
       byCause.computeIfAbsent(r.expected(), k -> new ArrayList<>()).add(r);
     }
     if (byCause.isEmpty()) {
       return;
     }
-    b.append("| Cause | Jobs | Detected | Named first | Recall | Named instead |\n");
-    b.append("| --- | ---: | ---: | ---: | ---: | --- |\n");
+    boolean duals = rs.stream().anyMatch(r -> r.alsoPresent() != null);
+    b.append("| Cause | Jobs | Detected | Named first | Recall | ")
+        .append(duals ? "Named the other real fault | " : "").append("Named instead |\n");
+    b.append("| --- | ---: | ---: | ---: | ---: | ").append(duals ? "---: | " : "")
+        .append("--- |\n");
     for (Map.Entry<String, List<JobResult>> e : byCause.entrySet()) {
       List<JobResult> l = e.getValue();
       Map<String, Integer> instead = new TreeMap<>();
       for (JobResult r : l) {
-        if (!r.namedFirst()) {
+        if (!r.namedFirst() && !r.namedOtherFault()) {
           String first = r.timeline().firstKnownCause();
           instead.merge(first == null ? "nothing" : first, 1, Integer::sum);
         }
       }
-      b.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %s |%n", e.getKey(),
+      b.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %s%s |%n", e.getKey(),
           l.size(), l.stream().filter(JobResult::detected).count(),
           l.stream().filter(JobResult::namedFirst).count(),
           l.stream().filter(JobResult::recalled).count(),
+          duals ? l.stream().filter(JobResult::namedOtherFault).count() + " | " : "",
           instead.isEmpty() ? "-" : instead.entrySet().stream()
               .map(x -> x.getKey() + (x.getValue() > 1 ? " x" + x.getValue() : ""))
               .collect(Collectors.joining(", "))));
     }
     b.append('\n');
+  }
+
+  private static void twoFaults(StringBuilder b, List<JobResult> rs) {
+    List<JobResult> d = faults(rs).stream().filter(r -> r.alsoPresent() != null).toList();
+    if (d.isEmpty()) {
+      return;
+    }
+    b.append(String.format(Locale.ROOT, "Two faults at once (in the table above, under the "
+            + "root cause, the one that started first): root cause named first %s, the other "
+            + "real fault named first %s, another cause named first %s.%n%n",
+        ratio(d.stream().filter(JobResult::namedFirst).count(), d.size()),
+        ratio(d.stream().filter(JobResult::namedOtherFault).count(), d.size()),
+        ratio(d.stream().filter(r -> !r.namedFirst() && !r.namedOtherFault()
+            && r.timeline().firstKnownCause() != null).count(), d.size())));
+  }
+
+  private static void unjoinable(StringBuilder b, List<JobResult> rs) {
+    List<JobResult> u = rs.stream().filter(JobResult::unjoinable).toList();
+    if (u.isEmpty()) {
+      return;
+    }
+    Map<String, Integer> first = new TreeMap<>();
+    u.forEach(r -> first.merge(r.timeline().firstKnownCause() == null ? "nothing"
+        : r.timeline().firstKnownCause(), 1, Integer::sum));
+    b.append(String.format(Locale.ROOT, "Root cause in a source the layout does not join "
+            + "(`%s` jobs, not in the table or the summary above): cause named first %s, named "
+            + "at all %s, its missing source said %s, answered (named or source said) %s; "
+            + "first cause named: %s.%n%n", JobResult.UNJOINABLE_PREFIX,
+        ratio(u.stream().filter(JobResult::namedFirst).count(), u.size()),
+        ratio(u.stream().filter(JobResult::recalled).count(), u.size()),
+        ratio(u.stream().filter(JobResult::missingSourceSaid).count(), u.size()),
+        ratio(u.stream().filter(JobResult::unjoinableAnswered).count(), u.size()),
+        first.entrySet().stream().map(x -> x.getKey() + (x.getValue() > 1 ? " x" + x.getValue()
+            : "")).collect(Collectors.joining(", "))));
+  }
+
+  /** Fault jobs judged by top-1 and recall: every cause job but the unjoinable ones. */
+  private static List<JobResult> faults(List<JobResult> rs) {
+    return of(rs, ScenarioKind.FAULT).stream().filter(r -> !r.unjoinable()).toList();
   }
 
   private static void growth(StringBuilder b, List<JobResult> rs) {

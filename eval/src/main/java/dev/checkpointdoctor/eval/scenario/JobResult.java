@@ -25,10 +25,15 @@ import java.util.List;
  *     diagnosis, or -1
  * @param forecastMs the same to the first {@code state_growth} diagnosis with a forecast, or -1
  * @param staleEvidence evidence sentences quoting a window older than the job
+ * @param missingSourceSaid a diagnosis after the fault's start said the expected cause's source
+ *     is absent or unjoined (the right answer when the cause cannot be seen)
  */
 public record JobResult(ScenarioManifest.Entry truth, ScenarioKind kind, CauseTimeline timeline,
     long causeDelayMs, int alerts, int alertsBefore, int diagnoses, long stateGrowthMs,
-    long forecastMs, int staleEvidence, String staleExample) {
+    long forecastMs, int staleEvidence, String staleExample, boolean missingSourceSaid) {
+
+  /** Name prefix of jobs whose root cause lies in a source their layout does not join. */
+  public static final String UNJOINABLE_PREFIX = "unjoinable_";
 
   public static final long GROWTH_LIMIT_MS = 2 * 3_600_000L;
 
@@ -42,7 +47,7 @@ public record JobResult(ScenarioManifest.Entry truth, ScenarioKind kind, CauseTi
         watch.alertsStartedBefore, watch.diagnosesOpened,
         watch.stateGrowthAtMs < 0 ? -1 : watch.stateGrowthAtMs - start,
         watch.forecastAtMs < 0 ? -1 : watch.forecastAtMs - start, watch.staleEvidence,
-        watch.staleExample);
+        watch.staleExample, watch.missingSourceSaid);
   }
 
   public boolean healthy() {
@@ -64,6 +69,33 @@ public record JobResult(ScenarioManifest.Entry truth, ScenarioKind kind, CauseTi
 
   public boolean recalled() {
     return !healthy() && timeline.expectedAtMs() >= 0;
+  }
+
+  /**
+   * The second real fault of a job with two at once ({@code shape.alsoPresent}: it started after
+   * the root cause), or null.
+   */
+  public String alsoPresent() {
+    return truth.shape() == null ? null : truth.shape().getString("alsoPresent");
+  }
+
+  /** Two faults at once, and the first cause named was the other real one (not a wrong one). */
+  public boolean namedOtherFault() {
+    String other = alsoPresent();
+    return other != null && other.equals(timeline.firstKnownCause());
+  }
+
+  /**
+   * The root cause lies in a source the job's layout does not join (docs/FAMILY2.md): judged
+   * apart, as the cause named or the missing source said.
+   */
+  public boolean unjoinable() {
+    return !healthy() && truth.name().startsWith(UNJOINABLE_PREFIX);
+  }
+
+  /** An unjoinable job answered right: its cause named, or its missing source said. */
+  public boolean unjoinableAnswered() {
+    return unjoinable() && (recalled() || missingSourceSaid);
   }
 
   /** Growth jobs: state_growth named within two hours of the growth's start. */

@@ -13,4 +13,13 @@ public interface ScenarioFamily {
 
   /** The corpus of one seed: every scenario of the family, drawn from {@code seed}. */
   List<GeneratedScenario> scenarios(long seed);
+
+  /**
+   * Whether the family is for validation only: nothing may be tuned on any of its seeds, so its
+   * reports hide per-job lines (unless asked), call every seed "validation" and refuse to pick
+   * jobs by name.
+   */
+  default boolean validationOnly() {
+    return false;
+  }
 }

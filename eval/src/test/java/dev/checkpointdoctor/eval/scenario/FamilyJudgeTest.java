@@ -159,17 +159,90 @@ class FamilyJudgeTest {
 
   @Test
   void trainAndHeldOutFiguresGoToBlocksOfTheirOwn() {
-    assertThat(FamilyAccuracyCommand.block("family1", EvaluationSeeds.TRAIN))
+    assertThat(FamilyAccuracyCommand.block("family1", false, EvaluationSeeds.TRAIN))
         .isEqualTo("family1:train");
-    assertThat(FamilyAccuracyCommand.block("family1", EvaluationSeeds.HELD_OUT))
+    assertThat(FamilyAccuracyCommand.block("family1", false, EvaluationSeeds.HELD_OUT))
         .isEqualTo("family1:held-out");
-    assertThat(FamilyAccuracyCommand.block("family1", List.of(1L, 101L))).isEqualTo("family1");
+    assertThat(FamilyAccuracyCommand.block("family1", false, List.of(1L, 101L)))
+        .isEqualTo("family1");
+    assertThat(FamilyAccuracyCommand.block("family2", true, EvaluationSeeds.TRAIN))
+        .as("a validation family has no train block").isEqualTo("family2");
     String doc = "intro\n<!-- family1:train:begin -->\nold train\n<!-- family1:train:end -->\n"
         + "<!-- family1:held-out:begin -->\nold held\n<!-- family1:held-out:end -->\n";
     String out = AccuracyReport.splice(doc, "<!-- family1:held-out:begin -->\nnew\n"
         + "<!-- family1:held-out:end -->\n", "<!-- family1:held-out:begin -->",
         "<!-- family1:held-out:end -->");
     assertThat(out).contains("old train").contains("new").doesNotContain("old held");
+  }
+
+  @Test
+  void aValidationFamilyCallsNoSeedTrainAndHidesItsJobs() {
+    diagnosis(FAULT + 60_000, "data_skew", false);
+    JobResult r = judge(fault("data_skew"));
+    Map<Long, List<JobResult>> results = new LinkedHashMap<>();
+    results.put(EvaluationSeeds.TRAIN.get(0), List.of(r));
+    String report = FamilyReport.render("family2", true, results, false);
+    assertThat(report).contains("seed 1 (validation)").doesNotContain("(train)")
+        .doesNotContain("| fault_job |");
+    assertThat(FamilyReport.render("family2", true, results, true)).contains("| fault_job |");
+    assertThat(AccuracyCommand.run(List.of("--family", "family2", "--seeds", "1", "--only",
+        "disk"), DetectorFlagParser.defaultsOnly())).as("no job picking on family2")
+        .isEqualTo(2);
+  }
+
+  @Test
+  void twoFaultsAtOnceAreTopOneOnTheRootAndNamingTheOtherIsNotWrong() {
+    ScenarioManifest.Entry truth = fault("disk_throttling");
+    truth.shape().put("alsoPresent", "data_skew");
+    diagnosis(FAULT + 60_000, "data_skew", false);
+    diagnosis(FAULT + 120_000, "disk_throttling", false);
+    JobResult other = judge(truth);
+    assertThat(other.namedFirst()).isFalse();
+    assertThat(other.namedOtherFault()).isTrue();
+    assertThat(other.recalled()).isTrue();
+    events.clear();
+    diagnosis(FAULT + 60_000, "rocksdb_write_stall", false);
+    JobResult wrong = judge(truth);
+    assertThat(wrong.namedOtherFault()).isFalse();
+    String report = FamilyReport.render("family2", true, Map.of(1L, List.of(other, wrong)),
+        false);
+    assertThat(report)
+        .contains("| disk_throttling | 2 | 2 | 0 | 1 | 1 | rocksdb_write_stall |")
+        .contains("root cause named first 0/2 (0.00), the other real fault named first 1/2 "
+            + "(0.50), another cause named first 1/2 (0.50)");
+  }
+
+  @Test
+  void unjoinableJobsAreCountedApartAndASaidMissingSourceAnswersThem() {
+    ScenarioManifest.Entry truth = new ScenarioManifest.Entry("unjoinable_cpu_throttling", "",
+        JOB, "cpu_throttling", FAULT, 0, FAULT + 4 * 3_600_000L, "", new JsonObject());
+    DiagnosisWatch w = new DiagnosisWatch(null, truth);
+    w.see(diagMissing("unknown", "node_exporter", "disk_throttling"), FAULT - 60_000);
+    w.see(diagMissing("backpressure", "cadvisor", "disk_throttling"), FAULT + 30_000);
+    assertThat(w.missingSourceSaid).as("another cause's source").isFalse();
+    w.see(diagMissing("backpressure", "cadvisor", "cpu_throttling"), FAULT + 60_000);
+    assertThat(w.missingSourceSaid).isTrue();
+    diagnosis(FAULT + 30_000, "backpressure", false);
+    JobResult r = JobResult.judge(truth, events, w);
+    assertThat(r.unjoinable()).isTrue();
+    assertThat(r.namedFirst()).isFalse();
+    assertThat(r.unjoinableAnswered()).isTrue();
+    events.clear();
+    diagnosis(FAULT + 60_000, "gc_pressure", false);
+    JobResult counted = judge(fault("gc_pressure"));
+    assertThat(FamilyReport.summary(List.of(r, counted))).contains("top-1 1/1 (1.00)");
+    assertThat(FamilyReport.render("family2", true, Map.of(1L, List.of(r, counted)), false))
+        .doesNotContain("| cpu_throttling |")
+        .contains("cause named first 0/1 (0.00), named at all 0/1 (0.00), its missing source "
+            + "said 1/1 (1.00), answered (named or source said) 1/1 (1.00); first cause named: "
+            + "backpressure");
+  }
+
+  private static Diagnosis diagMissing(String cause, String source, String forCause) {
+    return new Diagnosis(JOB, cause, 0.8, 0, "checkpoint_duration", false, null,
+        List.of(new CauseHypothesis(cause, 0.8, List.of(), null, null)),
+        List.of(new dev.checkpointdoctor.detector.model.MissingSource(source, forCause, "why",
+            "fix")));
   }
 
   private JobResult judge(ScenarioManifest.Entry truth) {

@@ -122,6 +122,44 @@ public final class DecodedWrite {
     return removed;
   }
 
+  /** Decides per series whether it stays in the request. */
+  @FunctionalInterface
+  public interface SeriesFilter {
+    boolean keep(Labels labels);
+  }
+
+  /**
+   * Removes, in place, the series {@code filter} rejects with all their samples. Returns how many
+   * samples were removed; the accepted counts shrink accordingly.
+   */
+  public int removeSeries(SeriesFilter filter) {
+    SampleBatch b = live();
+    int out = 0;
+    int keptSeries = 0;
+    int start = 0;
+    for (int i = 0; i < b.series; i++) {
+      int end = b.ends[i];
+      if (filter.keep(b.labels[i])) {
+        if (out != start) {
+          System.arraycopy(b.timestamps, start, b.timestamps, out, end - start);
+          System.arraycopy(b.values, start, b.values, out, end - start);
+        }
+        out += end - start;
+        b.labels[keptSeries] = b.labels[i];
+        b.ends[keptSeries] = out;
+        keptSeries++;
+      }
+      start = end;
+    }
+    java.util.Arrays.fill(b.labels, keptSeries, b.series, null);
+    int removed = b.samples - out;
+    b.series = keptSeries;
+    b.samples = out;
+    acceptedSeriesCount = keptSeries;
+    acceptedSampleCount -= removed;
+    return removed;
+  }
+
   /** Hands the arrays back to the decoder's pool; idempotent. */
   public synchronized void release() {
     if (batch != null && pool != null) {
