@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.api.app;
 
+import dev.checkpointdoctor.api.alerting.AlertPolicy;
 import dev.checkpointdoctor.api.alerting.AlertingSettings;
 import dev.checkpointdoctor.api.bootstrap.BootstrapSettings;
 import dev.checkpointdoctor.api.fleet.FleetSettings;
@@ -132,6 +133,12 @@ public record ServiceSettings(
               + "does for an HA pair (env: comma-separated). No URL: no alerts."),
       Option.single("--alert-resend-interval", "CPD_ALERT_RESEND_INTERVAL", "1m",
           "How often firing alerts are re-sent; they carry endsAt = now + 4 x this."),
+      Option.toggle("--alert-unknown", "CPD_ALERT_UNKNOWN",
+          "Also alert diagnoses whose cause is unknown while checkpoints still complete "
+              + "(failing checkpoints are always alerted)."),
+      Option.single("--forecast-horizon", "CPD_FORECAST_HORIZON", "24h",
+          "A forecast of checkpoints reaching the timeout within this long makes the alert "
+              + "critical."),
       Option.single("--external-url", "CPD_EXTERNAL_URL", null,
           "URL under which users reach this service (alert generatorURL and runbook_url); "
               + "default http://<host>:<port>."),
@@ -227,6 +234,9 @@ public record ServiceSettings(
       }
       if (o.flag().equals("--version")) {
         throw new VersionRequested();
+      }
+      if (value == null && o.toggle()) {
+        value = "true";
       }
       if (value == null) {
         if (i + 1 >= args.size()) {
@@ -428,7 +438,19 @@ public record ServiceSettings(
     } else {
       external = null;
     }
-    return new AlertingSettings(urls, durationOf(v, "--alert-resend-interval"), external);
+    return new AlertingSettings(urls, durationOf(v, "--alert-resend-interval"), external,
+        new AlertPolicy(booleanOf(v, "--alert-unknown"), durationOf(v, "--forecast-horizon")));
+  }
+
+  private static boolean booleanOf(Values v, String flag) throws SettingsException {
+    String s = v.get(flag);
+    if (s.equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (s.equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw new SettingsException(v.name(flag) + " must be true or false, got \"" + s + "\"");
   }
 
   private static InfluxSettings influx(Values v) throws SettingsException {

@@ -19,11 +19,17 @@ import java.util.zip.CRC32;
 /**
  * Binary form of {@link DetectorState}: magic, version, body, CRC-32 of the body. A torn or
  * tampered file fails the checksum instead of restoring half a state.
+ *
+ * <p>The body ends with tagged sections ({@code int tag, int length, bytes}) until its end: a
+ * snapshot written before a section existed simply has none and still reads, and a reader skips
+ * tags it does not know. {@link #HISTORIES} holds the raw recent points, hourly summaries and
+ * trend state per (job, signal, scope).
  */
 public final class DetectorStateCodec {
   private static final int MAGIC = 0x43504453; // "CPDS"
   private static final int VERSION = 1;
   private static final int MAX_STRING = 1 << 16;
+  static final int HISTORIES = 1;
 
   private DetectorStateCodec() {}
 
@@ -58,6 +64,13 @@ public final class DetectorStateCodec {
       out.writeInt(state.diagnoses().size());
       for (Diagnosis d : state.diagnoses().values()) {
         writeDiagnosis(out, d);
+      }
+      if (!state.histories().isEmpty()) {
+        ByteArrayOutputStream section = new ByteArrayOutputStream(4096);
+        writeHistories(new DataOutputStream(section), state.histories());
+        out.writeInt(HISTORIES);
+        out.writeInt(section.size());
+        section.writeTo(out);
       }
       out.flush();
       byte[] bodyBytes = body.toByteArray();
@@ -140,7 +153,123 @@ public final class DetectorStateCodec {
       Diagnosis d = readDiagnosis(in);
       diagnoses.put(d.job(), d);
     }
-    return new DetectorState(eventTime, nextId, trackers, resolved, lastSeen, diagnoses);
+    List<DetectorState.HistoryState> histories = List.of();
+    while (in.available() > 0) {
+      int tag = in.readInt();
+      int length = in.readInt();
+      if (length < 0 || length > in.available()) {
+        throw new IOException("section " + tag + " of " + length + " bytes does not fit");
+      }
+      byte[] section = new byte[length];
+      in.readFully(section);
+      if (tag == HISTORIES) {
+        DataInputStream h = new DataInputStream(new ByteArrayInputStream(section));
+        histories = readHistories(h);
+        if (h.available() > 0) {
+          throw new IOException("histories section has " + h.available() + " stray bytes");
+        }
+      }
+    }
+    return new DetectorState(eventTime, nextId, trackers, resolved, lastSeen, diagnoses,
+        histories);
+  }
+
+  /**
+   * Times as zig-zag varint deltas (a few bytes each: points are seconds to minutes apart),
+   * values as the doubles they are, so a restored rule reads exactly what it read before.
+   */
+  private static void writeHistories(DataOutputStream out,
+      List<DetectorState.HistoryState> histories) throws IOException {
+    out.writeInt(histories.size());
+    for (DetectorState.HistoryState h : histories) {
+      out.writeUTF(h.job());
+      out.writeUTF(h.signal().id());
+      out.writeUTF(h.scope());
+      out.writeInt(h.timesMs().length);
+      long previous = 0;
+      for (int i = 0; i < h.timesMs().length; i++) {
+        long delta = h.timesMs()[i] - previous;
+        writeVarLong(out, (delta << 1) ^ (delta >> 63));
+        previous = h.timesMs()[i];
+        out.writeDouble(h.values()[i]);
+      }
+      writeBlob(out, h.hourly());
+      writeBlob(out, h.trend());
+      out.writeBoolean(h.trendAnomaly() != null);
+      if (h.trendAnomaly() != null) {
+        writeAnomaly(out, h.trendAnomaly());
+      }
+    }
+  }
+
+  private static List<DetectorState.HistoryState> readHistories(DataInputStream in)
+      throws IOException {
+    int n = count(in.readInt(), "histories");
+    List<DetectorState.HistoryState> out = new ArrayList<>(n);
+    for (int k = 0; k < n; k++) {
+      String job = in.readUTF();
+      Signal signal = signal(in.readUTF());
+      String scope = in.readUTF();
+      int points = in.readInt();
+      if (points < 0 || points > 1 << 20) {
+        throw new IOException("history of " + points + " points");
+      }
+      long[] times = new long[points];
+      double[] values = new double[points];
+      long previous = 0;
+      for (int i = 0; i < points; i++) {
+        long zigzag = readVarLong(in);
+        previous += (zigzag >>> 1) ^ -(zigzag & 1);
+        times[i] = previous;
+        values[i] = in.readDouble();
+      }
+      byte[] hourly = readBlob(in);
+      byte[] trend = readBlob(in);
+      Anomaly trendAnomaly = in.readBoolean() ? readAnomaly(in) : null;
+      out.add(new DetectorState.HistoryState(job, signal, scope, times, values, hourly, trend,
+          trendAnomaly));
+    }
+    return out;
+  }
+
+  private static void writeBlob(DataOutputStream out, byte[] blob) throws IOException {
+    out.writeInt(blob == null ? -1 : blob.length);
+    if (blob != null) {
+      out.write(blob);
+    }
+  }
+
+  private static byte[] readBlob(DataInputStream in) throws IOException {
+    int len = in.readInt();
+    if (len == -1) {
+      return null;
+    }
+    if (len < 0 || len > 1 << 24) {
+      throw new IOException("blob length " + len);
+    }
+    byte[] b = new byte[len];
+    in.readFully(b);
+    return b;
+  }
+
+  private static void writeVarLong(DataOutputStream out, long v) throws IOException {
+    while ((v & ~0x7FL) != 0) {
+      out.writeByte((int) ((v & 0x7F) | 0x80));
+      v >>>= 7;
+    }
+    out.writeByte((int) v);
+  }
+
+  private static long readVarLong(DataInputStream in) throws IOException {
+    long v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      int b = in.readUnsignedByte();
+      v |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        return v;
+      }
+    }
+    throw new IOException("malformed varint");
   }
 
   private static void writeAnomaly(DataOutputStream out, Anomaly a) throws IOException {

@@ -11,6 +11,8 @@ import dev.checkpointdoctor.detector.model.JobSummary;
 import dev.checkpointdoctor.detector.model.Observation;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
+import dev.checkpointdoctor.detector.trend.GrowthReading;
+import dev.checkpointdoctor.detector.trend.HourlyHistory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -90,6 +92,13 @@ final class SignalBook {
     if (entry.history == null) {
       entry.history = new RecentHistory(o.signal(), o.scope());
       job.historyIndex = null;
+      if (TrendWatch.watched(o.signal(), o.scope())) {
+        entry.hourly = new HourlyHistory();
+        entry.trend = new TrendWatch(o.signal());
+      }
+    }
+    if (entry.hourly != null) {
+      entry.hourly.observe(o.timestampMs(), o.value(), entry.history); // before the raw add
     }
     entry.history.add(o.timestampMs(), o.value());
     if (readingHistory && entry.historySinceMs == Long.MIN_VALUE) {
@@ -139,7 +148,54 @@ final class SignalBook {
         }
       }
     }
+    if (entry.trend != null) {
+      watchTrend(job, entry, o.timestampMs());
+    }
     return entry;
+  }
+
+  /**
+   * Runs the entry's trend test and keeps its trend anomaly: observed is the signal now,
+   * expected and the band are the baseline's, score is the growth in percent per hour, and it
+   * starts where the data that showed the growth starts.
+   */
+  private void watchTrend(Job job, Entry entry, long nowMs) {
+    TrendWatch w = entry.trend;
+    // with both sizes reported, the full size speaks for the state; the checkpointed size of
+    // incremental checkpoints follows the churn, not the state
+    boolean mayOpen = entry.key.signal != Signal.CHECKPOINT_SIZE
+        || !job.entries.containsKey(new Key(Signal.CHECKPOINT_FULL_SIZE, "job"));
+    TrendWatch.Transition t = w.observe(entry.history, entry.hourly, nowMs, mayOpen,
+        () -> job.histories(Signal.RECORDS_IN));
+    if (t == TrendWatch.Transition.NONE) {
+      return;
+    }
+    GrowthReading r = w.reading();
+    BaselineView band = entry.tracker.view();
+    switch (t) {
+      case OPENED -> {
+        w.open = new Anomaly(anomalyIds.getAndIncrement(), job.name, entry.key.signal, TrendWatch.SCOPE, true,
+            Math.min(r.fromMs(), nowMs), -1, r.toValue(), band.expected(), band.lower(),
+            band.upper(), r.rate() * 100,
+            job.diagnosis == null ? List.of() : job.diagnosis.ranked());
+        openCount++;
+        for (DetectorListener l : listeners) {
+          l.anomalyOpened(w.open);
+        }
+      }
+      case RESOLVED -> {
+        Anomaly ended = w.open.resolvedAt(Math.max(nowMs, w.open.startedAtMs()));
+        remember(ended);
+        w.open = null;
+        openCount--;
+        for (DetectorListener l : listeners) {
+          l.anomalyResolved(ended);
+        }
+      }
+      case UPDATED -> w.open = w.open.withLatest(r.toValue(), band.expected(), band.lower(),
+          band.upper(), r.rate() * 100);
+      default -> { }
+    }
   }
 
   private Entry lookup(Observation o) {
@@ -181,6 +237,9 @@ final class SignalBook {
         for (Entry e : job.entries.values()) {
           if (e.open != null) {
             e.open = e.open.withCauses(after.ranked());
+          }
+          if (e.trend != null && e.trend.open != null) {
+            e.trend.open = e.trend.open.withCauses(after.ranked());
           }
         }
       }
@@ -231,8 +290,23 @@ final class SignalBook {
         if (e.open != null) {
           out.add(e.open);
         }
+        if (e.trend != null && e.trend.open != null) {
+          out.add(e.trend.open);
+        }
       }
       return out;
+    }
+
+    @Override
+    public HourlyHistory hourly(Signal signal) {
+      Entry e = job.entries.get(new Key(signal, "job"));
+      return e == null ? null : e.hourly;
+    }
+
+    @Override
+    public GrowthReading growth(Signal signal) {
+      Entry e = job.entries.get(new Key(signal, "job"));
+      return e == null || e.trend == null ? null : e.trend.reading();
     }
 
     @Override
@@ -314,6 +388,9 @@ final class SignalBook {
         if (e.open != null) {
           out.add(e.open);
         }
+        if (e.trend != null && e.trend.open != null) {
+          out.add(e.trend.open);
+        }
       }
     }
     return out;
@@ -321,6 +398,7 @@ final class SignalBook {
 
   DetectorState snapshot(long eventTimeMs) {
     List<DetectorState.TrackerState> trackers = new ArrayList<>();
+    List<DetectorState.HistoryState> histories = new ArrayList<>();
     Map<String, Long> lastSeen = new HashMap<>();
     Map<String, Diagnosis> diagnoses = new HashMap<>();
     for (Job j : jobs.values()) {
@@ -332,10 +410,13 @@ final class SignalBook {
         Entry entry = e.getValue();
         trackers.add(new DetectorState.TrackerState(j.name, e.getKey().signal, e.getKey().scope,
             entry.join, serialize(entry.tracker), entry.open));
+        if (entry.history != null) {
+          histories.add(HistorySnapshot.of(j.name, entry.history, entry.hourly, entry.trend));
+        }
       }
     }
     return new DetectorState(eventTimeMs, anomalyIds.get(), trackers, List.copyOf(resolved),
-        lastSeen, diagnoses);
+        lastSeen, diagnoses, histories);
   }
 
   void restore(DetectorState state) {
@@ -351,6 +432,18 @@ final class SignalBook {
       }
       job.historyIndex = null; // a replaced entry's history must not be handed out any more
       if (entry.open != null) {
+        openCount++;
+      }
+    }
+    for (DetectorState.HistoryState h : state.histories()) {
+      Job job = jobs.get(h.job());
+      Entry entry = job == null ? null : job.entries.get(new Key(h.signal(), h.scope()));
+      if (entry == null) {
+        continue; // a history without its baseline: nothing would read it
+      }
+      HistorySnapshot.restore(h, entry);
+      job.historyIndex = null;
+      if (entry.trend != null && entry.trend.open != null) {
         openCount++;
       }
     }
@@ -400,8 +493,11 @@ final class SignalBook {
     String scopeRef;
     Anomaly open;
     String join;
-    /** Not snapshotted: rebuilt from new observations after a restore. */
+    /** Snapshotted with its points (see {@link DetectorState.HistoryState}). */
     RecentHistory history;
+    /** Hourly summaries and the trend test, for the job-level checkpoint signals only. */
+    HourlyHistory hourly;
+    TrendWatch trend;
     /** First observation learned from history; not snapshotted (a restart shows live only). */
     long historySinceMs = Long.MIN_VALUE;
 
@@ -454,6 +550,9 @@ final class SignalBook {
       int n = 0;
       for (Entry e : entries.values()) {
         if (e.open != null) {
+          n++;
+        }
+        if (e.trend != null && e.trend.open != null) {
           n++;
         }
       }

@@ -190,8 +190,9 @@ class CauseRankerScenarioTest {
     double expectedHours = (600_000 - s.baseDurationMs * 3.5) / s.baseDurationMs;
     assertThat(d.hoursToTimeout()).as(describe(d))
         .isCloseTo(expectedHours, org.assertj.core.data.Percentage.withPercentage(15));
-    assertThat(sentences(d)).contains("checkpoints will start timing out (timeout 10.0 min) in ~"
-        + String.format(java.util.Locale.ROOT, "%.0f", d.hoursToTimeout()) + " h");
+    assertThat(sentences(d)).contains("checkpoints reach the timeout (10.0 min) in ~"
+        + String.format(java.util.Locale.ROOT, "%.0f", d.hoursToTimeout()) + " h")
+        .contains("a straight line fits better than compounding");
     assertThat(confidenceOf(d, Cause.CHECKPOINT_STORAGE_SLOW)).isLessThan(0.35);
   }
 
