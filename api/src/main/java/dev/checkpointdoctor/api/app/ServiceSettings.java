@@ -57,6 +57,9 @@ public record ServiceSettings(
           "Consecutive out-of-band observations that open an anomaly."),
       Option.single("--resolve-after", "CPD_RESOLVE_AFTER", "3",
           "Consecutive in-band observations that resolve it."),
+      Option.single("--new-normal-after", "CPD_NEW_NORMAL_AFTER", "6h",
+          "How long a departure must hold as one stable level to become the new normal "
+              + "(off: never)."),
       Option.single("--checkpoint-timeout", "CPD_CHECKPOINT_TIMEOUT", "10m",
           "Flink checkpoint timeout assumed for forecasts."),
       Option.repeatable("--host-alias", "CPD_HOST_ALIASES",
@@ -187,7 +190,7 @@ public record ServiceSettings(
       detector = new DetectorSettings(minObs, window, durationOf(v, "--half-life"),
           doubleOf(v, "--band-width", 0.5, 100), defaults.relativeFloor(),
           intOf(v, "--open-after", 1, 1000), intOf(v, "--resolve-after", 1, 1000),
-          defaults.failureWindow(), durationOf(v, "--checkpoint-timeout"), aliases);
+          newNormalAfter(v), defaults.failureWindow(), durationOf(v, "--checkpoint-timeout"), aliases);
     } catch (IllegalArgumentException e) {
       throw new SettingsException(e.getMessage());
     }
@@ -197,6 +200,12 @@ public record ServiceSettings(
         longOf(v, "--max-decompressed-bytes", 1024, Integer.MAX_VALUE - 8),
         intOf(v, "--queue-samples", 1000, 100_000_000), detector, limitsOf(v), accessOf(v),
         alerting(v), influx(v));
+  }
+
+  private static Duration newNormalAfter(Map<String, List<String>> v) throws SettingsException {
+    String after = value(v, "--new-normal-after");
+    return after.equalsIgnoreCase("off") ? Duration.ZERO
+        : parseDuration("--new-normal-after", after);
   }
 
   private static IngestLimits limitsOf(Map<String, List<String>> v) throws SettingsException {

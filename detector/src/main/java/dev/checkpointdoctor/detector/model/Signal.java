@@ -91,6 +91,14 @@ public enum Signal {
     return absoluteFloor;
   }
 
+  /**
+   * Whether a lasting, stable departure of this signal may become its new normal. Failed
+   * checkpoints and stopped writes are trouble at any steady level, so they never do.
+   */
+  public boolean mayBecomeNormal() {
+    return this != CHECKPOINT_FAILURES && this != ROCKSDB_WRITE_STOPPED;
+  }
+
   public static Optional<Signal> byId(String id) {
     for (Signal s : values()) {
       if (s.id.equals(id)) {

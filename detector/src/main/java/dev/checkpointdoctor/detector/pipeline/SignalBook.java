@@ -100,9 +100,11 @@ final class SignalBook {
           l.anomalyOpened(entry.open);
         }
       }
-      case RESOLVED -> {
+      case RESOLVED, NEW_NORMAL -> {
         if (entry.open != null) {
-          Anomaly resolvedAnomaly = entry.open.resolvedAt(step.timestampMs());
+          Anomaly resolvedAnomaly = step.transition() == SignalTracker.Transition.NEW_NORMAL
+              ? entry.open.becameNormalAt(step.timestampMs(), step.runStartMs())
+              : entry.open.resolvedAt(step.timestampMs());
           remember(resolvedAnomaly);
           entry.open = null;
           openCount--;

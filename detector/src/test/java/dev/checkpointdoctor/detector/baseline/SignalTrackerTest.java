@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.checkpointdoctor.detector.baseline.SignalTracker.Step;
 import dev.checkpointdoctor.detector.baseline.SignalTracker.Transition;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
+import dev.checkpointdoctor.detector.model.Direction;
 import dev.checkpointdoctor.detector.model.Signal;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
@@ -128,7 +129,9 @@ class SignalTrackerTest {
     assertThat(t.view().upper()).isEqualTo(1250.0);
 
     List<Step> after = feedNormal(t, 41, 61);
-    assertThat(after.get(0).runStartMs()).isEqualTo(SignalTracker.NO_RUN);
+    // one in-band observation does not end a run, two do
+    assertThat(after.get(0).runStartMs()).isEqualTo(ts(40));
+    assertThat(after.get(1).runStartMs()).isEqualTo(SignalTracker.NO_RUN);
     assertThat(after).allSatisfy(s -> {
       assertThat(s.transition()).isEqualTo(Transition.NONE);
       assertThat(s.outside()).isFalse();
@@ -214,12 +217,35 @@ class SignalTrackerTest {
   }
 
   @Test
-  void aRunMustStayOnOneSideAndBeConsecutive() {
+  void aRunSurvivesOneInBandObservationButNotTwo() {
     SignalTracker t = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
     feedNormal(t, 0, 40);
-    // out, out, in, out, out, in ... never three in a row
+    // out, in, in, out, in, in ... never two outside with at most one inside between them
     for (int i = 40; i < 70; i++) {
-      Step s = t.observe(ts(i), (i - 40) % 3 == 2 ? normal(i) : 5000);
+      Step s = t.observe(ts(i), (i - 40) % 3 == 0 ? 5000 : normal(i));
+      assertThat(s.transition()).isEqualTo(Transition.NONE);
+    }
+    assertThat(t.open()).isFalse();
+    // (those ten excursions raised the scope's out-of-band rate: it now needs four)
+    assertThat(t.openingRule().needed(DEFAULTS.openAfter())).isEqualTo(4);
+    // a calm scope: out, in, out, in, out, three outside with one-observation gaps, opens
+    SignalTracker calm = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
+    feedNormal(calm, 0, 40);
+    List<Transition> interrupted = new ArrayList<>();
+    for (int i = 40; i < 45; i++) {
+      interrupted.add(calm.observe(ts(i), i % 2 == 0 ? 5000 : normal(i)).transition());
+    }
+    assertThat(interrupted).containsExactly(Transition.NONE, Transition.NONE, Transition.NONE,
+        Transition.NONE, Transition.OPENED);
+  }
+
+  @Test
+  void aRunMustStayOnOneSide() {
+    SignalTracker t = SignalTracker.forSeries(Direction.BOTH, 250, DEFAULTS);
+    feedNormal(t, 0, 40);
+    // above, above, below, below, above ... the side changes before three on one side
+    for (int i = 40; i < 70; i++) {
+      Step s = t.observe(ts(i), ((i - 40) / 2) % 2 == 0 ? 5000 : -3000);
       assertThat(s.transition()).isEqualTo(Transition.NONE);
     }
     assertThat(t.open()).isFalse();
@@ -407,18 +433,18 @@ class SignalTrackerTest {
     Signal d = Signal.CHECKPOINT_DURATION;
     long none = SignalTracker.NO_RUN;
     assertCorrupt(d, "run side", fields(false, 5, 0, none, 0));
-    assertCorrupt(d, "negative counters", fields(false, 1, -1, T0, 0));
+    assertCorrupt(d, "negative run length", fields(false, 1, -1, T0, 0));
     assertCorrupt(d, "negative counters", fields(true, 1, 0, T0, -3));
     assertCorrupt(d, "open without", fields(true, 0, 0, none, 0));
     assertCorrupt(d, "inside observations while closed", fields(false, 0, 0, none, 2));
     assertCorrupt(d, "inconsistent pending run", fields(false, 1, 0, T0, 0));
     assertCorrupt(Signal.RESTARTS, "never opens", fields(true, 1, 0, T0, 0));
     assertCorrupt(d, "truncated tracker", out -> out.writeBoolean(true));
-    byte[] badVersion = {7};
+    byte[] badVersion = {(byte) (SignalTracker.SNAPSHOT_VERSION + 1)};
     assertThatThrownBy(() -> SignalTracker.readFrom(
             new DataInputStream(new ByteArrayInputStream(badVersion)), d, DEFAULTS))
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("version 7");
+        .hasMessageContaining("version " + (SignalTracker.SNAPSHOT_VERSION + 1));
     // a corrupt embedded baseline surfaces as IOException too
     byte[] badBaseline = RobustBaselineTest.bytes(out -> {
       out.writeByte(1);

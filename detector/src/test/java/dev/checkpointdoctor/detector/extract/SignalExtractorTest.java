@@ -123,7 +123,7 @@ class SignalExtractorTest {
   @Test
   void failuresLeaveTheTrailingWindow() {
     x = new SignalExtractor(catalog, new DetectorSettings(20, 120, Duration.ofDays(3), 4.0, 0.1,
-        3, 3, Duration.ofMinutes(1), Duration.ofMinutes(10), Map.of()));
+        3, 3, Duration.ofHours(6), Duration.ofMinutes(1), Duration.ofMinutes(10), Map.of()));
     long[] at = {0, 10, 30, 70, 95};
     double[] failed = {0, 1, 3, 3, 3};
     for (int i = 0; i < at.length; i++) {
