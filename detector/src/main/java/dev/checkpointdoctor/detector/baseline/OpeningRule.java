@@ -7,10 +7,9 @@ import java.io.IOException;
 /**
  * When a run of out-of-band observations is persistent enough to open an anomaly.
  *
- * <p>A run is a sequence of out-of-band observations on one side of the band; one in-band
- * observation between two of them does not end it (a checkpoint that happens to be fast in the
- * middle of a slowdown does not hide the slowdown), two in a row do. A run opens an anomaly when it
- * holds {@code openAfter} out-of-band observations, or ends with {@link #STRONG_OPEN_AFTER} far out
+ * <p>A run is a sequence of consecutive out-of-band observations on one side of the band (a
+ * sawtooth such as the checkpoint age leaves the band every other scrape, which is not a run). It
+ * opens an anomaly when it holds {@code openAfter} out-of-band observations, or ends with {@link #STRONG_OPEN_AFTER} far out
  * in a row.
  *
  * <p>Both adapt to the scope, from what its observations did while no anomaly was open, with a
@@ -47,14 +46,11 @@ final class OpeningRule {
   static final double FAR_OUT_SHARE = 0.001;
   /** Observations after which a scope's tail is known well enough to call a value far out. */
   static final int TAIL_KNOWN = RATE_MEMORY / 2;
-  /** In-band observations a run survives. */
-  static final int GAP = 1;
   private static final int MAX_NEEDED = 50;
 
   private int side; // +1 above, -1 below, 0 no run
   private int outside; // out-of-band observations in the run
   private int strong; // far-out ones in a row at its end
-  private int gap; // in-band observations since the run's last out-of-band one
   private long startMs = SignalTracker.NO_RUN;
   private double rate = PRIOR_RATE;
   private double rateBeforeRun = PRIOR_RATE;
@@ -76,12 +72,7 @@ final class OpeningRule {
     tail.add(at != 0 ? distance : 0);
     if (at == 0) {
       rate -= rate / RATE_MEMORY;
-      strong = 0;
-      if (outside > 0 && gap < GAP) {
-        gap++;
-      } else {
-        clear();
-      }
+      clear();
       return false;
     }
     if (at != side) {
@@ -94,7 +85,6 @@ final class OpeningRule {
     rate += (1 - rate) / RATE_MEMORY;
     outside++;
     strong = farOut ? strong + 1 : 0;
-    gap = 0;
     boolean opens = outside >= openAfter + extra(rateBeforeRun)
         || strong >= Math.min(STRONG_OPEN_AFTER, openAfter);
     if (opens) {
@@ -139,7 +129,6 @@ final class OpeningRule {
     side = 0;
     outside = 0;
     strong = 0;
-    gap = 0;
     startMs = SignalTracker.NO_RUN;
   }
 
@@ -167,7 +156,6 @@ final class OpeningRule {
     out.writeByte(side);
     out.writeInt(outside);
     out.writeInt(strong);
-    out.writeInt(gap);
     out.writeLong(startMs);
     out.writeDouble(rate);
     out.writeDouble(rateBeforeRun);
@@ -179,7 +167,6 @@ final class OpeningRule {
     r.side = in.readByte();
     r.outside = in.readInt();
     r.strong = in.readInt();
-    r.gap = in.readInt();
     r.startMs = in.readLong();
     r.rate = in.readDouble();
     r.rateBeforeRun = in.readDouble();
@@ -202,9 +189,9 @@ final class OpeningRule {
     if (side < -1 || side > 1) {
       throw new IOException("tracker snapshot run side " + side + " not in {-1, 0, 1}");
     }
-    if (outside < 0 || strong < 0 || strong > outside || gap < 0 || gap > GAP) {
+    if (outside < 0 || strong < 0 || strong > outside) {
       throw new IOException("tracker snapshot has inconsistent run counters: " + outside
-          + " outside, " + strong + " far out, gap " + gap);
+          + " outside, " + strong + " far out");
     }
     if ((outside == 0) != (side == 0 && startMs == SignalTracker.NO_RUN)) {
       throw new IOException("tracker snapshot has an inconsistent pending run");
