@@ -20,6 +20,8 @@ public final class AccuracyCommand {
   public static final String END = "<!-- scenarios:end -->";
   static final String USAGE = """
       Usage: checkpoint-doctor accuracy DIR [--write FILE] [OPTIONS]
+             checkpoint-doctor accuracy --family NAME [--seeds 1,2] [--threads N] [--per-job]
+                                        [--only PREFIX] [--write FILE] [OPTIONS]
 
       Replays every scenario listed in DIR/manifest.json through the detector offline and
       prints a Markdown section (between <!-- scenarios:begin --> and <!-- scenarios:end -->):
@@ -27,16 +29,36 @@ public final class AccuracyCommand {
       pass/fail. With --write FILE the section replaces the one in FILE (the rest of FILE is
       kept; the section is appended when FILE has none).
 
+      With --family NAME the scenarios are drawn by a simulator family (%s) for each
+      seed and played through the detector in memory, nothing written. Per seed and over all
+      seeds it reports, per cause, detected / named first (top-1) / recall; slow state growth
+      named within 2 h (with a forecast); healthy controls with an anomaly or an alert; and a
+      summary line. Progress goes to stderr.
+        --seeds LIST   comma-separated seeds (default: the train seeds %s)
+        --threads N    scenarios replayed at once (default 1)
+        --per-job      per-job lines for the held-out seeds %s too (hidden by default)
+        --only PREFIX  only the jobs whose names start with PREFIX (train seeds only)
+        --write FILE   the report replaces the part of FILE between <!-- BLOCK:begin --> and
+                       <!-- BLOCK:end --> (appended when FILE has none); BLOCK is NAME:train
+                       for train seeds only, NAME:held-out for held-out seeds only, else NAME
+
       Options (as for the service):
-      """ + DetectorFlags.HELP + """
-      """;
+      """.formatted(String.join(", ", Families.names()), seedList(EvaluationSeeds.TRAIN),
+      seedList(EvaluationSeeds.HELD_OUT)) + DetectorFlags.HELP;
 
   private AccuracyCommand() {}
+
+  private static String seedList(List<Long> seeds) {
+    return seeds.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","));
+  }
 
   public static int run(List<String> args, DetectorFlagParser flags) {
     if (args.contains("--help") || args.contains("-h")) {
       System.out.print(USAGE);
       return 0;
+    }
+    if (args.stream().anyMatch(a -> a.equals("--family") || a.startsWith("--family="))) {
+      return FamilyAccuracyCommand.run(args, flags);
     }
     Path dir;
     Path write = null;

@@ -61,10 +61,15 @@ final class AccuracyReport {
 
   /** Replaces the marked section of {@code doc}, or appends it when there is none. */
   static String splice(String doc, String section) {
-    int begin = doc.indexOf(AccuracyCommand.BEGIN);
-    int end = doc.indexOf(AccuracyCommand.END);
+    return splice(doc, section, AccuracyCommand.BEGIN, AccuracyCommand.END);
+  }
+
+  /** Replaces the part of {@code doc} between the markers, or appends it when there is none. */
+  static String splice(String doc, String section, String beginMark, String endMark) {
+    int begin = doc.indexOf(beginMark);
+    int end = doc.indexOf(endMark);
     if (begin >= 0 && end > begin) {
-      int after = end + AccuracyCommand.END.length();
+      int after = end + endMark.length();
       if (after < doc.length() && doc.charAt(after) == '\n') {
         after++;
       }

@@ -29,6 +29,11 @@ final class ClusterTopology {
   String executionId;
 
   ClusterTopology(ScenarioSpec spec, SplittableRandom rng) {
+    this(spec, rng, spec.taskManagers());
+  }
+
+  /** @param tms TaskManagers the job ever runs on (more than at first after a scale-up) */
+  ClusterTopology(ScenarioSpec spec, SplittableRandom rng, int tms) {
     this.rng = rng;
     this.kubernetes = spec.kubernetes();
     this.jobName = spec.name();
@@ -36,7 +41,6 @@ final class ClusterTopology {
     for (int i = 0; i < TASKS.length; i++) {
       taskIds[i] = hex(32);
     }
-    int tms = spec.taskManagers();
     nodeNames = new String[tms];
     flinkHosts = new String[tms];
     tmIds = new String[tms];
@@ -63,6 +67,21 @@ final class ClusterTopology {
   void newJobId() {
     jobId = hex(32);
     executionId = hex(32);
+  }
+
+  /**
+   * A redeploy in Kubernetes application mode brings up new TaskManager pods (the second
+   * attempt of the resource manager names them {@code -taskmanager-2-N}); bare-metal
+   * TaskManagers of a session cluster stay.
+   */
+  void redeployPods(String jobName, int attempt) {
+    if (!kubernetes) {
+      return;
+    }
+    for (int i = 0; i < pods.length; i++) {
+      pods[i] = jobName.replace('_', '-') + "-taskmanager-" + attempt + "-" + (i + 1);
+      tmIds[i] = sanitize(pods[i]);
+    }
   }
 
   int tmOf(int subtask, int slotsPerTm) {

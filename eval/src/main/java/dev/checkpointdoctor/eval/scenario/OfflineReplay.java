@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 
 /**
  * Runs recorded histories through a detector wired like the service's, in event time: samples of
@@ -27,6 +28,7 @@ public final class OfflineReplay {
   private long samples;
   private long firstTs = Long.MAX_VALUE;
   private long lastTs = Long.MIN_VALUE;
+  private LongConsumer afterBatch = ts -> {};
 
   public OfflineReplay(DetectorSettings settings) {
     this.detector = new Detector(SignalCatalog.defaults(), settings, new CauseRanker(settings));
@@ -49,6 +51,14 @@ public final class OfflineReplay {
             before, after));
       }
     });
+  }
+
+  /**
+   * Called with the batch's event time after every batch the detector has finished, e.g. to
+   * look at a job's diagnosis as it evolves.
+   */
+  public void afterEachBatch(LongConsumer observer) {
+    this.afterBatch = observer;
   }
 
   /** Reads every file first (so a bad line fails before anything is replayed), then replays. */
@@ -87,6 +97,7 @@ public final class OfflineReplay {
         detector.accept(e.getKey(), t, v);
       }
       detector.endBatch();
+      afterBatch.accept(ts);
       samples += j - i;
       firstTs = Math.min(firstTs, ts);
       lastTs = Math.max(lastTs, ts);
@@ -108,6 +119,7 @@ public final class OfflineReplay {
       }
       if (ts != batchTs && batchTs != Long.MIN_VALUE) {
         detector.endBatch();
+        afterBatch.accept(batchTs);
       }
       batchTs = ts;
       t[0] = ts;
@@ -119,6 +131,7 @@ public final class OfflineReplay {
     });
     if (batchTs != Long.MIN_VALUE) {
       detector.endBatch();
+      afterBatch.accept(batchTs);
     }
   }
 

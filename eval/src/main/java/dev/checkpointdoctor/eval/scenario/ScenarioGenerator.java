@@ -56,7 +56,7 @@ public final class ScenarioGenerator {
     return entries;
   }
 
-  private static JsonObject shape(ScenarioSpec s) {
+  static JsonObject shape(ScenarioSpec s) {
     return new JsonObject()
         .put("flinkVersion", s.flinkVersion())
         .put("rocksdb", s.rocksdb().name().toLowerCase(java.util.Locale.ROOT))

@@ -34,9 +34,17 @@ final class ScenarioSimulator {
   private final ScenarioSpec spec;
   private final SplittableRandom rng;
   private final ClusterTopology topo;
-  private final SeriesRecorder rec;
-  private final int p;
-  private final int tms;
+  private final SampleOut rec;
+  /** Production traits, or null for a scenario of the original corpus. */
+  private final ProductionEffects effects;
+  private final int maxP;
+  private final int maxTms;
+  // parallelism, TaskManagers and checkpoint interval of the running deployment
+  private int p;
+  private int tms;
+  private long intervalMs;
+  private int declinedLeft;
+  private int deployAttempt = 1;
   private final long startMs;
   private final long faultStartMs;
   private final long endMs;
@@ -103,21 +111,27 @@ final class ScenarioSimulator {
   private final double[] stallMicros;
   private final double[][] pending;
 
-  ScenarioSimulator(ScenarioSpec spec, long startMs, long seed, SeriesRecorder rec) {
+  ScenarioSimulator(ScenarioSpec spec, long startMs, long seed, SampleOut rec) {
     this.spec = spec;
     this.rng = new SplittableRandom(seed);
-    this.topo = new ClusterTopology(spec, rng);
+    this.maxP = spec.maxParallelism();
+    this.maxTms = spec.taskManagers(maxP);
+    this.topo = new ClusterTopology(spec, rng, maxTms);
     this.rec = rec;
+    this.effects = spec.traits() == ProductionTraits.NONE ? null
+        : new ProductionEffects(spec.traits(), seed);
     this.p = spec.parallelism();
     this.tms = spec.taskManagers();
+    this.intervalMs = spec.checkpointIntervalSeconds() * 1000L;
+    this.declinedLeft = spec.traits().declinedAtStart();
     this.startMs = startMs;
     this.faultStartMs = startMs + (long) (spec.normalHours() * 3_600_000L);
     this.endMs = startMs + spec.durationMs();
     this.stepMs = spec.scrapeSeconds() * 1000L;
     this.jmOffset = rng.nextLong(stepMs);
-    this.tmOffset = new long[tms];
-    this.nodeOffset = new long[tms];
-    for (int i = 0; i < tms; i++) {
+    this.tmOffset = new long[maxTms];
+    this.nodeOffset = new long[maxTms];
+    for (int i = 0; i < maxTms; i++) {
       tmOffset[i] = rng.nextLong(stepMs);
       nodeOffset[i] = rng.nextLong(stepMs);
     }
@@ -126,26 +140,34 @@ final class ScenarioSimulator {
     // the normal demand (10-40 %): otherwise running out of burst credits changes nothing.
     this.diskCeiling = Math.max(100, 3 * Math.rint(baseIops * (0.1 + 0.3 * rng.nextDouble()) / 3));
     double perSubtaskIncrement = spec.stateBytes() * churn() / p;
-    this.storageBytesPerS = spec.fault() == Fault.CHECKPOINT_INTERVAL_TOO_SHORT
-        ? perSubtaskIncrement / (0.5 * spec.checkpointIntervalSeconds())
-        : STORAGE_BYTES_PER_S;
+    if (spec.traits().normalDurationSeconds() > 0) {
+      this.storageBytesPerS = perSubtaskIncrement / spec.traits().normalDurationSeconds();
+    } else {
+      this.storageBytesPerS = spec.fault() == Fault.CHECKPOINT_INTERVAL_TOO_SHORT
+          ? perSubtaskIncrement / (0.5 * spec.checkpointIntervalSeconds())
+          : STORAGE_BYTES_PER_S;
+    }
     this.hotSubtask = rng.nextInt(p);
-    this.lastDelay = new double[TASKS.length][p];
-    this.lastAlign = new double[TASKS.length][p];
-    this.restartAtMs = spec.control() == Control.RESTART ? faultStartMs : Long.MAX_VALUE;
+    this.lastDelay = new double[TASKS.length][maxP];
+    this.lastAlign = new double[TASKS.length][maxP];
+    if (spec.traits().redeploys()) {
+      this.restartAtMs = startMs + (long) (spec.traits().redeployAtHours() * 3_600_000L);
+    } else {
+      this.restartAtMs = spec.control() == Control.RESTART ? faultStartMs : Long.MAX_VALUE;
+    }
     this.restartDownMs = 60_000 + rng.nextInt(60) * 1000L;
-    reads = new double[tms];
-    writes = new double[tms];
-    writtenBytes = new double[tms];
-    ioTime = new double[tms];
-    readTime = new double[tms];
-    writeTime = new double[tms];
-    cfsPeriods = new double[tms];
-    cfsThrottled = new double[tms];
-    gcYoung = new double[tms];
-    gcOld = new double[tms];
-    heapMax = new double[tms];
-    for (int i = 0; i < tms; i++) {
+    reads = new double[maxTms];
+    writes = new double[maxTms];
+    writtenBytes = new double[maxTms];
+    ioTime = new double[maxTms];
+    readTime = new double[maxTms];
+    writeTime = new double[maxTms];
+    cfsPeriods = new double[maxTms];
+    cfsThrottled = new double[maxTms];
+    gcYoung = new double[maxTms];
+    gcOld = new double[maxTms];
+    heapMax = new double[maxTms];
+    for (int i = 0; i < maxTms; i++) {
       heapMax[i] = (spec.rocksdb() == RocksDbShape.NONE ? 6e9 : 1.5e9) * (1 + rng.nextInt(3));
       reads[i] = 1e6 * rng.nextDouble();
       writes[i] = 4e6 * rng.nextDouble();
@@ -156,9 +178,9 @@ final class ScenarioSimulator {
       cfsPeriods[i] = 1e5 * rng.nextDouble();
       cfsThrottled[i] = cfsPeriods[i] * 0.01;
     }
-    stallMicros = new double[p];
-    pending = new double[p][STATES.length];
-    nextTriggerMs = startMs + rng.nextLong(spec.checkpointIntervalSeconds() * 1000L);
+    stallMicros = new double[maxP];
+    pending = new double[maxP][STATES.length];
+    nextTriggerMs = startMs + rng.nextLong(intervalMs);
   }
 
   long faultStartMs() {
@@ -172,6 +194,8 @@ final class ScenarioSimulator {
   void run() {
     for (long t = startMs; t < endMs; t += stepMs) {
       tick(t);
+      // every sample of a later scrape is stamped at or after its start
+      rec.nothingBefore(t + stepMs);
     }
   }
 
@@ -186,7 +210,11 @@ final class ScenarioSimulator {
     if (spec.fault() == null || t < faultStartMs) {
       return 0;
     }
-    long ramp = spec.fault() == Fault.DISK_THROTTLING ? 60_000 : 120_000;
+    if (spec.traits().storageSlowdown() > 0) {
+      return 1; // one step
+    }
+    long ramp = spec.traits().rampMinutes() > 0 ? (long) (spec.traits().rampMinutes() * 60_000)
+        : spec.fault() == Fault.DISK_THROTTLING ? 60_000 : 120_000;
     return Math.min(1, (t - faultStartMs + 1.0) / ramp);
   }
 
@@ -210,7 +238,11 @@ final class ScenarioSimulator {
 
   private double fullState(long t) {
     double full = spec.stateBytes();
-    if (is(Fault.STATE_GROWTH) && t >= faultStartMs) {
+    if (effects != null) {
+      full *= effects.stateFactor(t, is(Fault.STATE_GROWTH) ? faultStartMs : Long.MAX_VALUE,
+          restarted);
+    }
+    if (is(Fault.STATE_GROWTH) && t >= faultStartMs && spec.traits().growthPerHour() <= 0) {
       double hours = (t - faultStartMs) / 3_600_000.0;
       full *= 1 + spec.severity() * hours;
     }
@@ -253,8 +285,11 @@ final class ScenarioSimulator {
     wander = 0.97 * wander + 0.25 * spec.noise() * gaussian();
     double daily = spec.control() == Control.DAILY_LOAD
         ? 1 + 0.4 * Math.sin(2 * Math.PI * (t - startMs) / 86_400_000.0) : 1;
+    if (effects != null) {
+      daily *= effects.cycle(t);
+    }
     load = daily * Math.exp(wander);
-    if (is(Fault.CHECKPOINT_INTERVAL_TOO_SHORT)) {
+    if (is(Fault.CHECKPOINT_INTERVAL_TOO_SHORT) && spec.traits().intervalAfterSeconds() <= 0) {
       load *= 1 + 1.0 * f * spec.severity(); // a backfill doubles the input
     }
     double rate = spec.recordsPerSecond() * load;
@@ -326,6 +361,10 @@ final class ScenarioSimulator {
   private void trigger(long at, double f) {
     checkpointId++;
     runTriggerMs = at;
+    if (declinedLeft > 0) {
+      decline(at);
+      return;
+    }
     double full = fullState(at);
     double s = spec.severity();
     runDelay = new double[TASKS.length][p];
@@ -355,13 +394,17 @@ final class ScenarioSimulator {
     }
     double persisted = 0;
     if (spec.unaligned()) {
-      persisted = p * uniform(0.2e6, 2e6);
+      persisted = spec.traits().heavyTailedInFlight() ? effects.inFlight(p, load)
+          : p * uniform(0.2e6, 2e6);
       if (theta < 1) {
         // in-flight buffers of every back-pressured channel are written into the checkpoint
         persisted += (1 - theta) * p * 2 * 300e6 * uniform(0.8, 1.2);
       }
     }
-    double increment = full * churn() * load * noise();
+    // a full snapshot writes the whole state whatever the load (production model; the original
+    // corpus scales every checkpoint with the load)
+    double increment = full * churn() * (effects != null && !spec.incremental() ? 1 : load)
+        * noise();
     double syncMs = uniform(15, 40) * noise();
     if (is(Fault.GC_PRESSURE)) {
       syncMs += 2500 * f * s * uniform(0.5, 1.5);
@@ -382,10 +425,13 @@ final class ScenarioSimulator {
       if (is(Fault.GC_PRESSURE)) {
         bw *= 1 - 0.4 * f;
       }
+      if (is(Fault.CHECKPOINT_STORAGE_SLOW) && spec.traits().storageSlowdown() > 0 && f > 0) {
+        bw /= spec.traits().storageSlowdown();
+      }
       double bytes = (increment + persisted) / p;
       asyncMs = Math.max(asyncMs, 1000 * bytes / bw);
     }
-    if (is(Fault.CHECKPOINT_STORAGE_SLOW) && f > 0) {
+    if (is(Fault.CHECKPOINT_STORAGE_SLOW) && f > 0 && spec.traits().storageSlowdown() <= 0) {
       // the store answers, but slowly (throttled object store, overloaded NameNode)
       asyncMs += f * (s >= 1 ? 3_600_000 : s * 900_000 * uniform(0.7, 1.2));
     }
@@ -394,6 +440,9 @@ final class ScenarioSimulator {
         && at >= faultStartMs) {
       slowCheckpointDone = true;
       duration = duration * 6 + 20_000; // one upload retried after a transient store error
+    }
+    if (effects != null) {
+      duration = effects.maybeSlow(duration, intervalMs, TIMEOUT_MS);
     }
     runDuration = Math.rint(duration);
     runFails = duration > TIMEOUT_MS;
@@ -419,7 +468,7 @@ final class ScenarioSimulator {
       lastDelay[k] = runDelay[k];
       lastAlign[k] = runAlign[k];
     }
-    nextTriggerMs = Math.max(runTriggerMs + spec.checkpointIntervalSeconds() * 1000L, runEndMs);
+    nextTriggerMs = Math.max(runTriggerMs + intervalMs, runEndMs);
     runTriggerMs = -1;
   }
 
@@ -435,12 +484,40 @@ final class ScenarioSimulator {
     lastFull = -1;
     lastPersisted = -1;
     lastCompletedTs = -1;
+    ProductionTraits tr = spec.traits();
+    if (tr.parallelismAfter() > 0) {
+      p = tr.parallelismAfter();
+      tms = spec.taskManagers(p);
+    }
+    if (tr.intervalAfterSeconds() > 0) {
+      intervalMs = tr.intervalAfterSeconds() * 1000L;
+    }
+    if (effects != null) {
+      topo.redeployPods(topo.jobName, ++deployAttempt);
+    }
+    declinedLeft = tr.declinedAtStart();
     for (int k = 0; k < TASKS.length; k++) {
-      lastDelay[k] = new double[p];
-      lastAlign[k] = new double[p];
+      lastDelay[k] = new double[maxP];
+      lastAlign[k] = new double[maxP];
     }
     java.util.Arrays.fill(stallMicros, 0);
-    nextTriggerMs = upAt + spec.checkpointIntervalSeconds() * 1000L;
+    nextTriggerMs = upAt + intervalMs;
+  }
+
+  /**
+   * A checkpoint declined at once because not every task runs yet (right after a start): it
+   * counts as failed, and nothing about it reaches the task gauges.
+   */
+  private void decline(long at) {
+    declinedLeft--;
+    runDelay = new double[TASKS.length][];
+    runAlign = new double[TASKS.length][];
+    for (int k = 0; k < TASKS.length; k++) {
+      runDelay[k] = lastDelay[k];
+      runAlign[k] = lastAlign[k];
+    }
+    runFails = true;
+    runEndMs = at + 5 + rng.nextInt(200);
   }
 
   // ------------------------------------------------------------------ one scrape

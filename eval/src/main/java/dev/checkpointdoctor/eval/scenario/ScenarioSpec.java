@@ -14,6 +14,8 @@ package dev.checkpointdoctor.eval.scenario;
  * @param faultHours event time of the fault, lasting to the end
  * @param severity how hard the fault bites, around 1 (for storage: below 1 some checkpoints still
  *     complete, above 1 none does)
+ * @param traits production behaviour beyond the fault ({@link ProductionTraits#NONE} for the
+ *     original corpus)
  */
 public record ScenarioSpec(
     String name,
@@ -35,7 +37,19 @@ public record ScenarioSpec(
     double normalHours,
     double faultHours,
     double severity,
-    Control control) {
+    Control control,
+    ProductionTraits traits) {
+
+  /** A scenario of the original corpus: no production traits. */
+  public ScenarioSpec(String name, String expected, Fault fault, String description,
+      String flinkVersion, RocksDbShape rocksdb, boolean kubernetes, int parallelism,
+      int slotsPerTm, int scrapeSeconds, int checkpointIntervalSeconds, double stateBytes,
+      double recordsPerSecond, double noise, boolean incremental, boolean unaligned,
+      double normalHours, double faultHours, double severity, Control control) {
+    this(name, expected, fault, description, flinkVersion, rocksdb, kubernetes, parallelism,
+        slotsPerTm, scrapeSeconds, checkpointIntervalSeconds, stateBytes, recordsPerSecond, noise,
+        incremental, unaligned, normalHours, faultHours, severity, control, ProductionTraits.NONE);
+  }
 
   /** How RocksDB property metrics are named ({@code column-family-as-variable}). */
   public enum RocksDbShape {
@@ -76,7 +90,16 @@ public record ScenarioSpec(
   }
 
   public int taskManagers() {
-    return (parallelism + slotsPerTm - 1) / slotsPerTm;
+    return taskManagers(parallelism);
+  }
+
+  int taskManagers(int p) {
+    return (p + slotsPerTm - 1) / slotsPerTm;
+  }
+
+  /** The largest parallelism the job runs with (before or after a redeploy). */
+  int maxParallelism() {
+    return Math.max(parallelism, traits.parallelismAfter());
   }
 
   public long durationMs() {

@@ -1,9 +1,6 @@
 package dev.checkpointdoctor.eval.scenario;
 
-import dev.checkpointdoctor.detector.cause.UnknownCauseDiagnoser;
-import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.Diagnosis;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,38 +26,13 @@ public record ScenarioVerdict(ScenarioManifest.Entry scenario, int falsePositive
   public static final long DETECTION_LIMIT_MS = 15 * 60_000L;
 
   static ScenarioVerdict judge(ScenarioManifest.Entry s, OfflineReplay replay) {
-    int fp = 0;
-    long delay = -1;
-    String signal = null;
-    long causeDelay = -1;
-    List<String> wrong = new ArrayList<>();
-    for (TimelineEvent e : replay.events()) {
-      if (!e.job().equals(s.job())) {
-        continue;
-      }
-      if (e.kind() == TimelineEvent.Kind.DIAGNOSIS_CHANGED && !s.healthy()
-          && e.after() != null && e.atMs() >= s.faultStartMs() && causeDelay < 0) {
-        String cause = e.after().cause();
-        if (cause.equals(s.expected())) {
-          causeDelay = e.atMs() - s.faultStartMs();
-        } else if (!cause.equals(UnknownCauseDiagnoser.UNKNOWN) && !wrong.contains(cause)) {
-          wrong.add(cause);
-        }
-      }
-      if (e.kind() != TimelineEvent.Kind.ANOMALY_OPENED) {
-        continue;
-      }
-      Anomaly a = e.anomaly();
-      if (s.healthy() || a.startedAtMs() < s.faultStartMs()) {
-        fp++;
-      } else if (delay < 0) {
-        delay = e.atMs() - s.faultStartMs();
-        signal = a.signal().id();
-      }
-    }
+    CauseTimeline t = CauseTimeline.of(replay.events(), s.job(), s.faultStartMs(), s.expected());
+    long delay = t.firstAnomalyAfterMs() < 0 ? -1 : t.firstAnomalyAfterMs() - s.faultStartMs();
+    long causeDelay = t.expectedAtMs() < 0 ? -1 : t.expectedAtMs() - s.faultStartMs();
     Optional<Diagnosis> d = replay.detector().diagnosis(s.job());
-    return new ScenarioVerdict(s, fp, delay, signal, d.map(Diagnosis::cause).orElse(null),
-        d.map(Diagnosis::confidence).orElse(Double.NaN), causeDelay, List.copyOf(wrong));
+    return new ScenarioVerdict(s, t.anomaliesBefore(), delay, t.firstSignal(),
+        d.map(Diagnosis::cause).orElse(null), d.map(Diagnosis::confidence).orElse(Double.NaN),
+        causeDelay, t.wrongBefore());
   }
 
   public boolean detectedInTime() {

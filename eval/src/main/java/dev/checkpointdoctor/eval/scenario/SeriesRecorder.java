@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Collects generated samples per series in memory, keyed by the exposition series text. */
-public final class SeriesRecorder {
+public final class SeriesRecorder implements SampleOut {
   private final Map<String, Series> series = new LinkedHashMap<>();
 
   /**
@@ -18,6 +18,7 @@ public final class SeriesRecorder {
    *
    * @param labels name/value pairs in the order the exporter writes them
    */
+  @Override
   public void add(String name, String[] labels, long ts, double value) {
     StringBuilder key = new StringBuilder(name);
     if (labels.length > 0) {

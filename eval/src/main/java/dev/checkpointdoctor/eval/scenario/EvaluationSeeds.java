@@ -1,0 +1,30 @@
+package dev.checkpointdoctor.eval.scenario;
+
+import java.util.List;
+
+/**
+ * Which seeds of a family may be tuned on and which are kept for judging. Rules and detector
+ * settings are adjusted while looking at the {@link #TRAIN} corpora job by job; the {@link
+ * #HELD_OUT} corpora are only ever reported per cause and in total (the accuracy command hides
+ * their per-job lines unless asked with {@code --per-job}), so a figure on them says how the
+ * tuning carries over.
+ */
+public final class EvaluationSeeds {
+  public static final List<Long> TRAIN = List.of(1L, 2L);
+  public static final List<Long> HELD_OUT = List.of(101L, 102L, 103L);
+
+  private EvaluationSeeds() {}
+
+  public static boolean train(long seed) {
+    return TRAIN.contains(seed);
+  }
+
+  public static boolean heldOut(long seed) {
+    return HELD_OUT.contains(seed);
+  }
+
+  /** "train", "held-out" or "other". */
+  public static String role(long seed) {
+    return train(seed) ? "train" : heldOut(seed) ? "held-out" : "other";
+  }
+}

@@ -1,0 +1,23 @@
+package dev.checkpointdoctor.eval.scenario;
+
+import java.util.List;
+
+/**
+ * The project's own simulator at production time scale ({@link ProductionCatalog}): the family
+ * the detector and the cause rules are tuned on (train seeds) and first judged on (held-out
+ * seeds); see {@link EvaluationSeeds}.
+ */
+public final class Family1 implements ScenarioFamily {
+  public static final String NAME = "family1";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<GeneratedScenario> scenarios(long seed) {
+    return ProductionCatalog.all(seed).stream()
+        .<GeneratedScenario>map(d -> new SimulatedScenario(d, seed)).toList();
+  }
+}

@@ -1,0 +1,203 @@
+package dev.checkpointdoctor.eval.scenario;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The report of {@code accuracy --family}: per seed (per job only for seeds one may tune on, or
+ * when asked), per cause, growth, healthy controls, new user and a summary line; then the same
+ * over all seeds. Markdown (level-4 headings: it sits under docs/ACCURACY.md's sections),
+ * readable in a terminal.
+ */
+final class FamilyReport {
+  private FamilyReport() {}
+
+  /**
+   * @param results per seed, in the order run
+   * @param perJob show per-job lines for every seed, held-out ones included
+   */
+  static String render(String family, Map<Long, List<JobResult>> results, boolean perJob) {
+    StringBuilder b = new StringBuilder();
+    for (Map.Entry<Long, List<JobResult>> e : results.entrySet()) {
+      long seed = e.getKey();
+      b.append(String.format(Locale.ROOT, "#### %s, seed %d (%s)%n%n", family, seed,
+          EvaluationSeeds.role(seed)));
+      boolean jobs = perJob || EvaluationSeeds.train(seed);
+      if (jobs) {
+        jobTable(b, e.getValue());
+      } else {
+        b.append("Per-job lines of held-out seeds are hidden (`--per-job` shows them).\n\n");
+      }
+      body(b, e.getValue());
+    }
+    if (results.size() > 1) {
+      List<JobResult> all = results.values().stream().flatMap(List::stream).toList();
+      b.append(String.format(Locale.ROOT, "#### %s, all seeds (%s)%n%n", family,
+          results.keySet().stream().map(String::valueOf).collect(Collectors.joining(", "))));
+      body(b, all);
+    }
+    return b.toString();
+  }
+
+  private static void body(StringBuilder b, List<JobResult> rs) {
+    causeTable(b, rs);
+    growth(b, rs);
+    healthy(b, rs);
+    newUser(b, rs);
+    b.append(summary(rs)).append("\n\n");
+  }
+
+  /** The one-line figures: top-1, recall, detection, growth, healthy anomalies and alerts. */
+  static String summary(List<JobResult> rs) {
+    List<JobResult> faults = of(rs, ScenarioKind.FAULT);
+    List<JobResult> healthy = of(rs, ScenarioKind.HEALTHY);
+    List<JobResult> growth = growing(rs, 0.02);
+    long named = faults.stream().filter(JobResult::namedFirst).count();
+    long recalled = faults.stream().filter(JobResult::recalled).count();
+    long detected = faults.stream().filter(JobResult::detected).count();
+    return String.format(Locale.ROOT, "**Summary:** top-1 %s, recall %s, detected %s; growth "
+            + ">= 2 %%/h named within 2 h %s (with a forecast %s); healthy jobs with an anomaly "
+            + "%d/%d (%d anomalies), healthy jobs alerting %d/%d (%d alerts, %d diagnoses)",
+        ratio(named, faults.size()), ratio(recalled, faults.size()),
+        ratio(detected, faults.size()),
+        ratio(growth.stream().filter(JobResult::growthNamedEarly).count(), growth.size()),
+        ratio(growth.stream().filter(JobResult::forecastEarly).count(), growth.size()),
+        healthy.stream().filter(r -> r.timeline().anomaliesTotal() > 0).count(), healthy.size(),
+        healthy.stream().mapToInt(r -> r.timeline().anomaliesTotal()).sum(),
+        healthy.stream().filter(r -> r.alerts() > 0).count(), healthy.size(),
+        healthy.stream().mapToInt(JobResult::alerts).sum(),
+        healthy.stream().mapToInt(JobResult::diagnoses).sum());
+  }
+
+  private static void jobTable(StringBuilder b, List<JobResult> rs) {
+    b.append("| Job | Kind | Expected | Anomalies before | Detected | First signal "
+        + "| First cause named | Right cause after | Named before it | Growth named / forecast "
+        + "| Alerts | Diagnoses |\n");
+    b.append("| --- | --- | --- | ---: | --- | --- | --- | --- | --- | --- | ---: | ---: |\n");
+    for (JobResult r : rs) {
+      CauseTimeline t = r.timeline();
+      boolean h = r.healthy();
+      long start = r.truth().faultStartMs();
+      String growth = r.kind() == ScenarioKind.GROWTH || r.growthPerHour() > 0
+          ? String.format(Locale.ROOT, "%.2f %%/h: %s / %s", r.growthPerHour() * 100,
+              minutes(r.stateGrowthMs()), minutes(r.forecastMs()))
+          : r.kind() == ScenarioKind.NEW_USER
+              ? "state_growth " + (r.namedStateGrowth() ? "**named**" : "not named")
+                  + ", stale evidence " + r.staleEvidence()
+              : "-";
+      b.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s "
+              + "| %s | %d |%n", r.truth().name(), r.kind().id(), r.expected(),
+          t.anomaliesBefore(), h ? "-" : r.detected() ? "yes" : "**no**",
+          t.firstSignal() == null ? "-" : t.firstSignal() + " +" + minutes(
+              t.firstAnomalyAfterMs() - start),
+          h || t.firstKnownCause() == null ? "-" : (r.namedFirst() ? t.firstKnownCause()
+              : "**" + t.firstKnownCause() + "**"),
+          h ? "-" : minutes(r.causeDelayMs()),
+          t.wrongBefore().isEmpty() ? "-" : String.join(", ", t.wrongBefore()), growth,
+          h ? Integer.toString(r.alerts()) : r.alerts() + " (" + r.alertsBefore() + " before)",
+          r.diagnoses()));
+    }
+    b.append('\n');
+  }
+
+  private static void causeTable(StringBuilder b, List<JobResult> rs) {
+    Map<String, List<JobResult>> byCause = new LinkedHashMap<>();
+    for (JobResult r : of(rs, ScenarioKind.FAULT)) {
+      byCause.computeIfAbsent(r.expected(), k -> new ArrayList<>()).add(r);
+    }
+    if (byCause.isEmpty()) {
+      return;
+    }
+    b.append("| Cause | Jobs | Detected | Named first | Recall | Named instead |\n");
+    b.append("| --- | ---: | ---: | ---: | ---: | --- |\n");
+    for (Map.Entry<String, List<JobResult>> e : byCause.entrySet()) {
+      List<JobResult> l = e.getValue();
+      Map<String, Integer> instead = new TreeMap<>();
+      for (JobResult r : l) {
+        if (!r.namedFirst()) {
+          String first = r.timeline().firstKnownCause();
+          instead.merge(first == null ? "nothing" : first, 1, Integer::sum);
+        }
+      }
+      b.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %s |%n", e.getKey(),
+          l.size(), l.stream().filter(JobResult::detected).count(),
+          l.stream().filter(JobResult::namedFirst).count(),
+          l.stream().filter(JobResult::recalled).count(),
+          instead.isEmpty() ? "-" : instead.entrySet().stream()
+              .map(x -> x.getKey() + (x.getValue() > 1 ? " x" + x.getValue() : ""))
+              .collect(Collectors.joining(", "))));
+    }
+    b.append('\n');
+  }
+
+  private static void growth(StringBuilder b, List<JobResult> rs) {
+    List<JobResult> slow = growing(rs, 0).stream().filter(r -> r.growthPerHour() < 0.02).toList();
+    List<JobResult> fast = growing(rs, 0.02);
+    if (slow.isEmpty() && fast.isEmpty()) {
+      return;
+    }
+    b.append(String.format(Locale.ROOT, "Slow state growth (compounding): >= 2 %%/h named "
+            + "within 2 h %s, with a forecast %s; 1-2 %%/h named within 2 h %s, with a forecast "
+            + "%s; named at all %s.%n%n",
+        ratio(fast.stream().filter(JobResult::growthNamedEarly).count(), fast.size()),
+        ratio(fast.stream().filter(JobResult::forecastEarly).count(), fast.size()),
+        ratio(slow.stream().filter(JobResult::growthNamedEarly).count(), slow.size()),
+        ratio(slow.stream().filter(JobResult::forecastEarly).count(), slow.size()),
+        ratio(growing(rs, 0).stream().filter(r -> r.stateGrowthMs() >= 0).count(),
+            growing(rs, 0).size())));
+  }
+
+  private static void healthy(StringBuilder b, List<JobResult> rs) {
+    List<JobResult> h = of(rs, ScenarioKind.HEALTHY);
+    if (h.isEmpty()) {
+      return;
+    }
+    b.append(String.format(Locale.ROOT, "Healthy controls: %d/%d with an anomaly (%d "
+            + "anomalies), %d/%d would alert (%d alerts), %d diagnoses opened; fault jobs with "
+            + "an anomaly before the fault %d/%d.%n%n",
+        h.stream().filter(r -> r.timeline().anomaliesTotal() > 0).count(), h.size(),
+        h.stream().mapToInt(r -> r.timeline().anomaliesTotal()).sum(),
+        h.stream().filter(r -> r.alerts() > 0).count(), h.size(),
+        h.stream().mapToInt(JobResult::alerts).sum(),
+        h.stream().mapToInt(JobResult::diagnoses).sum(),
+        rs.stream().filter(r -> !r.healthy() && r.timeline().anomaliesBefore() > 0).count(),
+        rs.stream().filter(r -> !r.healthy()).count()));
+  }
+
+  private static void newUser(StringBuilder b, List<JobResult> rs) {
+    List<JobResult> n = of(rs, ScenarioKind.NEW_USER);
+    if (n.isEmpty()) {
+      return;
+    }
+    b.append(String.format(Locale.ROOT, "New user (jobs 2 and 30-45 minutes old whose "
+            + "checkpoints become 20x slower in one step): detected %d/%d, state_growth named "
+            + "%d/%d, expected cause named first %d/%d, evidence quoting windows older than the "
+            + "job %d.%n%n",
+        n.stream().filter(JobResult::detected).count(), n.size(),
+        n.stream().filter(JobResult::namedStateGrowth).count(), n.size(),
+        n.stream().filter(JobResult::namedFirst).count(), n.size(),
+        n.stream().mapToInt(JobResult::staleEvidence).sum()));
+  }
+
+  private static List<JobResult> of(List<JobResult> rs, ScenarioKind kind) {
+    return rs.stream().filter(r -> r.kind() == kind).toList();
+  }
+
+  /** Growth and state_growth jobs growing at least {@code rate} per hour. */
+  private static List<JobResult> growing(List<JobResult> rs, double rate) {
+    return rs.stream().filter(r -> r.growthPerHour() > 0 && r.growthPerHour() >= rate).toList();
+  }
+
+  private static String ratio(long k, long n) {
+    return n == 0 ? "-" : String.format(Locale.ROOT, "%d/%d (%.2f)", k, n, (double) k / n);
+  }
+
+  private static String minutes(long ms) {
+    return ms < 0 ? "never" : String.format(Locale.ROOT, "%.0f min", ms / 60000.0);
+  }
+}

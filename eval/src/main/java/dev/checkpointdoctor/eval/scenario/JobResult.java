@@ -1,0 +1,90 @@
+package dev.checkpointdoctor.eval.scenario;
+
+import dev.checkpointdoctor.detector.cause.Cause;
+import java.util.List;
+
+/**
+ * How the detector did on one generated job, judged as docs/ACCURACY.md's "Production-scale
+ * evaluation" says.
+ *
+ * <ul>
+ *   <li>detected: no anomaly started before the fault, and after its start an anomaly opened or
+ *       the diagnosis named a known cause;
+ *   <li>named first: the first known cause the diagnosis named after the fault's start is the
+ *       expected one (top-1);
+ *   <li>recall: the expected cause was named at some point after the fault's start;
+ *   <li>growth named early: {@code state_growth} named within {@link #GROWTH_LIMIT_MS} of the
+ *       growth's start, and with a forecast ({@code hoursToTimeout}) within that time.
+ * </ul>
+ *
+ * @param causeDelayMs event time from the fault's start to the expected cause, or -1
+ * @param alerts alerts that would have started ({@link AlertPredicate}); for a fault, those
+ *     started before it are in {@code alertsBefore}
+ * @param diagnoses diagnoses opened (the service today alerts each of them, {@code unknown} too)
+ * @param stateGrowthMs event time from the fault's start to the first {@code state_growth}
+ *     diagnosis, or -1
+ * @param forecastMs the same to the first {@code state_growth} diagnosis with a forecast, or -1
+ * @param staleEvidence evidence sentences quoting a window older than the job
+ */
+public record JobResult(ScenarioManifest.Entry truth, ScenarioKind kind, CauseTimeline timeline,
+    long causeDelayMs, int alerts, int alertsBefore, int diagnoses, long stateGrowthMs,
+    long forecastMs, int staleEvidence, String staleExample) {
+
+  public static final long GROWTH_LIMIT_MS = 2 * 3_600_000L;
+
+  static JobResult judge(ScenarioManifest.Entry truth, List<TimelineEvent> events,
+      DiagnosisWatch watch) {
+    CauseTimeline t = CauseTimeline.of(events, truth.job(), truth.faultStartMs(),
+        truth.expected());
+    long start = truth.faultStartMs();
+    return new JobResult(truth, ScenarioKind.of(truth), t,
+        t.expectedAtMs() < 0 ? -1 : t.expectedAtMs() - start, watch.alertsStarted,
+        watch.alertsStartedBefore, watch.diagnosesOpened,
+        watch.stateGrowthAtMs < 0 ? -1 : watch.stateGrowthAtMs - start,
+        watch.forecastAtMs < 0 ? -1 : watch.forecastAtMs - start, watch.staleEvidence,
+        watch.staleExample);
+  }
+
+  public boolean healthy() {
+    return truth.healthy();
+  }
+
+  public String expected() {
+    return truth.expected();
+  }
+
+  public boolean detected() {
+    return !healthy() && timeline.anomaliesBefore() == 0
+        && (timeline.firstAnomalyAfterMs() >= 0 || timeline.firstKnownCause() != null);
+  }
+
+  public boolean namedFirst() {
+    return !healthy() && expected().equals(timeline.firstKnownCause());
+  }
+
+  public boolean recalled() {
+    return !healthy() && timeline.expectedAtMs() >= 0;
+  }
+
+  /** Growth jobs: state_growth named within two hours of the growth's start. */
+  public boolean growthNamedEarly() {
+    return stateGrowthMs >= 0 && stateGrowthMs <= GROWTH_LIMIT_MS;
+  }
+
+  /** Growth jobs: a state_growth diagnosis with a forecast within two hours. */
+  public boolean forecastEarly() {
+    return forecastMs >= 0 && forecastMs <= GROWTH_LIMIT_MS;
+  }
+
+  /** New-user job: the wrong answer the independent evaluation got. */
+  public boolean namedStateGrowth() {
+    return stateGrowthMs >= 0 || Cause.STATE_GROWTH.id().equals(timeline.firstKnownCause())
+        || timeline.wrongBefore().contains(Cause.STATE_GROWTH.id());
+  }
+
+  /** Drawn growth rate per hour (growth and state_growth jobs), else 0. */
+  public double growthPerHour() {
+    Double g = truth.shape() == null ? null : truth.shape().getDouble("growthPerHour");
+    return g == null ? 0 : g;
+  }
+}

@@ -1,0 +1,98 @@
+package dev.checkpointdoctor.eval.scenario;
+
+/**
+ * What a job looks like in production beyond its fault: load cycles, a redeploy, checkpoints
+ * declined at start, in-flight data with heavy tails, a slow checkpoint now and then, slow
+ * compounding state growth. {@link #NONE} keeps the original corpus' behaviour (and its bytes).
+ *
+ * @param dailyAmplitude load swing over the day, as a fraction of the mean (0 = flat)
+ * @param dailyPeakHour UTC hour at which the daily load peaks
+ * @param weekendDip Saturday and Sunday run at {@code 1 - weekendDip} of the weekday load
+ * @param stateLoadCoupling how much of the load cycle the full state follows (windows hold more
+ *     records when more arrive); 0 = the state ignores the cycle
+ * @param growthPerHour compounding growth of the full state per hour from the fault start (a
+ *     {@code STATE_GROWTH} fault); 0 = the original linear growth driven by severity
+ * @param redeployAtHours event time after the start at which the job is resubmitted under a new
+ *     job_id; negative = never
+ * @param parallelismAfter parallelism after the redeploy (0 = unchanged); TaskManagers follow
+ * @param intervalAfterSeconds checkpoint interval after the redeploy (0 = unchanged)
+ * @param levelAfter factor on the state after the redeploy: a lasting, healthy "new normal"
+ * @param declinedAtStart checkpoints declined (failed at once) after each start: tasks not running
+ *     yet
+ * @param slowCheckpointsPerDay isolated slow checkpoints (a retried upload) per day, at random
+ * @param heavyTailedInFlight unaligned checkpoints persist a naturally varying, heavy-tailed
+ *     amount of in-flight data
+ * @param storageSlowdown for {@code CHECKPOINT_STORAGE_SLOW}: uploads become this many times
+ *     slower in one step; 0 = the original model (minutes added to every upload)
+ * @param normalDurationSeconds when positive, the storage bandwidth is chosen so a normal
+ *     checkpoint takes about this long (full-snapshot jobs, slow storage)
+ * @param rampMinutes how long the fault takes to reach its full level (a heap filling, a
+ *     compaction debt building up); 0 = the original one to two minutes
+ */
+public record ProductionTraits(
+    double dailyAmplitude,
+    double dailyPeakHour,
+    double weekendDip,
+    double stateLoadCoupling,
+    double growthPerHour,
+    double redeployAtHours,
+    int parallelismAfter,
+    int intervalAfterSeconds,
+    double levelAfter,
+    int declinedAtStart,
+    double slowCheckpointsPerDay,
+    boolean heavyTailedInFlight,
+    double storageSlowdown,
+    double normalDurationSeconds,
+    double rampMinutes) {
+
+  static final ProductionTraits NONE =
+      new ProductionTraits(0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, false, 0, 0, 0);
+
+  boolean redeploys() {
+    return redeployAtHours >= 0;
+  }
+
+  boolean cyclic() {
+    return dailyAmplitude > 0 || weekendDip > 0;
+  }
+
+  ProductionTraits withCycle(double amplitude, double peakHour, double dip, double coupling) {
+    return new ProductionTraits(amplitude, peakHour, dip, coupling, growthPerHour,
+        redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter, declinedAtStart,
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes);
+  }
+
+  ProductionTraits withRedeploy(double atHours, int parallelism, int intervalSeconds,
+      double level) {
+    return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
+        growthPerHour, atHours, parallelism, intervalSeconds, level, declinedAtStart,
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes);
+  }
+
+  ProductionTraits withGrowth(double perHour) {
+    return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
+        perHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
+        normalDurationSeconds, rampMinutes);
+  }
+
+  ProductionTraits withStart(int declined, double slowPerDay, boolean heavyTail) {
+    return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
+        growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
+        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds, rampMinutes);
+  }
+
+  ProductionTraits withStorage(double slowdown, double normalSeconds) {
+    return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
+        growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds, rampMinutes);
+  }
+
+  ProductionTraits withRamp(double minutes) {
+    return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
+        growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
+        normalDurationSeconds, minutes);
+  }
+}

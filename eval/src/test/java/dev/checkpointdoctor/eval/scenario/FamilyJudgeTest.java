@@ -1,0 +1,205 @@
+package dev.checkpointdoctor.eval.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.checkpointdoctor.detector.model.Anomaly;
+import dev.checkpointdoctor.detector.model.CauseHypothesis;
+import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.Signal;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The family report's judging, on hand-made timelines. */
+class FamilyJudgeTest {
+  private static final long FAULT = 10_000_000;
+  private static final String JOB = "j";
+
+  private final List<TimelineEvent> events = new ArrayList<>();
+
+  @Test
+  void aConsequenceNamedBeforeTheCauseIsRecallButNotTopOne() {
+    anomaly(FAULT + 60_000, Signal.ROCKSDB_STALL);
+    diagnosis(FAULT + 60_000, "unknown", false);
+    diagnosis(FAULT + 120_000, "rocksdb_write_stall", false);
+    diagnosis(FAULT + 300_000, "disk_throttling", false);
+    diagnosis(FAULT + 400_000, "rocksdb_write_stall", false);
+    JobResult r = judge(fault("disk_throttling"));
+    assertThat(r.detected()).isTrue();
+    assertThat(r.namedFirst()).isFalse();
+    assertThat(r.recalled()).isTrue();
+    assertThat(r.causeDelayMs()).isEqualTo(300_000);
+    assertThat(r.timeline().firstKnownCause()).isEqualTo("rocksdb_write_stall");
+    assertThat(r.timeline().wrongBefore()).containsExactly("rocksdb_write_stall");
+    assertThat(r.timeline().firstSignal()).isEqualTo("rocksdb_stall");
+  }
+
+  @Test
+  void theRightCauseFirstIsTopOneAndAnAnomalyBeforeTheFaultIsNoDetection() {
+    anomaly(FAULT + 30_000, Signal.GC_TIME);
+    diagnosis(FAULT + 30_000, "gc_pressure", false);
+    assertThat(judge(fault("gc_pressure"))).satisfies(r -> {
+      assertThat(r.namedFirst()).isTrue();
+      assertThat(r.detected()).isTrue();
+    });
+    anomaly(FAULT - 3_600_000, Signal.CHECKPOINT_DURATION);
+    JobResult early = judge(fault("gc_pressure"));
+    assertThat(early.detected()).as("an anomaly before the fault").isFalse();
+    assertThat(early.namedFirst()).isTrue();
+    assertThat(early.timeline().anomaliesBefore()).isEqualTo(1);
+  }
+
+  @Test
+  void diagnosesBeforeTheFaultDoNotCountAsNamingACause() {
+    diagnosis(FAULT - 60_000, "backpressure", false);
+    diagnosis(FAULT + 60_000, "gc_pressure", false);
+    JobResult r = judge(fault("gc_pressure"));
+    assertThat(r.namedFirst()).isTrue();
+    assertThat(r.timeline().wrongBefore()).isEmpty();
+  }
+
+  @Test
+  void healthyAlertsCountKnownCausesAndUnknownOnlyWhileCheckpointsFail() {
+    DiagnosisWatch w = new DiagnosisWatch(null, healthy());
+    w.see(null, 1);
+    w.see(diag("unknown", false, null), 2); // a diagnosis, no alert
+    w.see(diag("unknown", true, null), 3); // checkpoints fail: alert
+    w.see(diag("unknown", true, null), 4); // the same alert
+    w.see(null, 5);
+    w.see(diag("backpressure", false, null), 6); // alert
+    w.see(diag("data_skew", false, null), 7); // another cause: another alert
+    assertThat(w.alertsStarted).isEqualTo(3);
+    assertThat(w.diagnosesOpened).isEqualTo(2);
+    assertThat(AlertPredicate.alerts(diag("unknown", false, null))).isFalse();
+    assertThat(AlertPredicate.alerts(diag("unknown", true, null))).isTrue();
+    assertThat(AlertPredicate.alerts(diag("state_growth", false, 12.0))).isTrue();
+  }
+
+  @Test
+  void growthIsNamedEarlyOnlyWithinTwoHoursAndTheForecastIsTrackedApart() {
+    ScenarioManifest.Entry truth = fault("state_growth");
+    truth.shape().put("kind", "growth").put("growthPerHour", 0.03);
+    DiagnosisWatch w = new DiagnosisWatch(null, truth);
+    w.see(diag("state_growth", false, null), FAULT + 90 * 60_000L);
+    w.see(diag("state_growth", false, 20.0), FAULT + 150 * 60_000L);
+    JobResult r = JobResult.judge(truth, events, w);
+    assertThat(r.kind()).isEqualTo(ScenarioKind.GROWTH);
+    assertThat(r.growthNamedEarly()).isTrue();
+    assertThat(r.forecastEarly()).isFalse();
+    assertThat(r.forecastMs()).isEqualTo(150 * 60_000L);
+  }
+
+  @Test
+  void evidenceQuotingAWindowOlderThanTheJobIsCounted() {
+    ScenarioManifest.Entry truth = new ScenarioManifest.Entry("young", "", JOB,
+        "checkpoint_storage_slow", FAULT, FAULT - 120_000, FAULT + 3_600_000, "",
+        new JsonObject().put("kind", "new_user"));
+    DiagnosisWatch w = new DiagnosisWatch(null, truth);
+    Diagnosis d = new Diagnosis(JOB, "state_growth", 0.9, FAULT, "checkpoint_duration", false,
+        5.0, List.of(new CauseHypothesis("state_growth", 0.9, List.of(
+            new CauseHypothesis.Evidence("checkpoint_full_size", "job", 1, 1,
+                "The full size is 1 GB; it was 900 MB 90 min ago."),
+            new CauseHypothesis.Evidence("checkpoint_duration", "job", 1, 1,
+                "Checkpoint duration rose over the last 2 min.")), null, null)));
+    w.see(d, FAULT + 60_000); // the job is 3 minutes old
+    assertThat(w.staleEvidence).isEqualTo(1);
+    assertThat(w.staleExample).contains("90 min ago");
+    JobResult r = JobResult.judge(truth, events, w);
+    assertThat(r.namedStateGrowth()).isTrue();
+    assertThat(EvidenceWindows.longestMs("since 12:07; 2.5 h ago and 10 s ago"))
+        .isEqualTo(9_000_000);
+    assertThat(EvidenceWindows.longestMs("no window here, 12 MB")).isZero();
+  }
+
+  @Test
+  void theSummaryCountsTopOneRecallAndNoisyHealthyJobs() {
+    diagnosis(FAULT + 60_000, "backpressure", false);
+    diagnosis(FAULT + 120_000, "gc_pressure", false);
+    JobResult wrongFirst = judge(fault("gc_pressure"));
+    events.clear();
+    diagnosis(FAULT + 60_000, "data_skew", false);
+    JobResult right = judge(fault("data_skew"));
+    events.clear();
+    anomaly(FAULT, Signal.CHECKPOINT_SIZE);
+    DiagnosisWatch w = new DiagnosisWatch(null, healthy());
+    w.see(diag("unknown", false, null), FAULT);
+    JobResult noisy = JobResult.judge(healthy(), events, w);
+    String summary = FamilyReport.summary(List.of(wrongFirst, right, noisy));
+    assertThat(summary).contains("top-1 1/2 (0.50)").contains("recall 2/2 (1.00)")
+        .contains("healthy jobs with an anomaly 1/1 (1 anomalies)")
+        .contains("healthy jobs alerting 0/1 (0 alerts, 1 diagnoses)");
+  }
+
+  @Test
+  void heldOutSeedsShowNoJobLinesUnlessAsked() {
+    diagnosis(FAULT + 60_000, "data_skew", false);
+    JobResult r = judge(fault("data_skew"));
+    Map<Long, List<JobResult>> results = new LinkedHashMap<>();
+    results.put(EvaluationSeeds.HELD_OUT.get(0), List.of(r));
+    assertThat(FamilyReport.render("family1", results, false))
+        .doesNotContain("| fault_job |").contains("| data_skew | 1 | 1 | 1 | 1 | - |");
+    assertThat(FamilyReport.render("family1", results, true)).contains("| fault_job |");
+    results.clear();
+    results.put(EvaluationSeeds.TRAIN.get(0), List.of(r));
+    assertThat(FamilyReport.render("family1", results, false)).contains("| fault_job |");
+  }
+
+  @Test
+  void theCommandRejectsUnknownFamiliesAndJobPickingOnHeldOutSeeds() {
+    assertThat(AccuracyCommand.run(List.of("--family", "nope"),
+        DetectorFlagParser.defaultsOnly())).isEqualTo(2);
+    assertThat(AccuracyCommand.run(List.of("--family", "family1", "--seeds", "101", "--only",
+        "healthy"), DetectorFlagParser.defaultsOnly())).isEqualTo(2);
+    assertThat(AccuracyCommand.run(List.of("--family", "family1", "--seeds", "1,x"),
+        DetectorFlagParser.defaultsOnly())).isEqualTo(2);
+  }
+
+  @Test
+  void trainAndHeldOutFiguresGoToBlocksOfTheirOwn() {
+    assertThat(FamilyAccuracyCommand.block("family1", EvaluationSeeds.TRAIN))
+        .isEqualTo("family1:train");
+    assertThat(FamilyAccuracyCommand.block("family1", EvaluationSeeds.HELD_OUT))
+        .isEqualTo("family1:held-out");
+    assertThat(FamilyAccuracyCommand.block("family1", List.of(1L, 101L))).isEqualTo("family1");
+    String doc = "intro\n<!-- family1:train:begin -->\nold train\n<!-- family1:train:end -->\n"
+        + "<!-- family1:held-out:begin -->\nold held\n<!-- family1:held-out:end -->\n";
+    String out = AccuracyReport.splice(doc, "<!-- family1:held-out:begin -->\nnew\n"
+        + "<!-- family1:held-out:end -->\n", "<!-- family1:held-out:begin -->",
+        "<!-- family1:held-out:end -->");
+    assertThat(out).contains("old train").contains("new").doesNotContain("old held");
+  }
+
+  private JobResult judge(ScenarioManifest.Entry truth) {
+    DiagnosisWatch w = new DiagnosisWatch(null, truth);
+    return JobResult.judge(truth, events, w);
+  }
+
+  private static ScenarioManifest.Entry fault(String cause) {
+    return new ScenarioManifest.Entry("fault_job", "", JOB, cause, FAULT, 0, FAULT + 4 * 3_600_000L,
+        "", new JsonObject().put("kind", "fault"));
+  }
+
+  private static ScenarioManifest.Entry healthy() {
+    return new ScenarioManifest.Entry("healthy_job", "", JOB, "healthy", -1, 0, FAULT * 2, "",
+        new JsonObject().put("kind", "healthy"));
+  }
+
+  private void anomaly(long at, Signal signal) {
+    Anomaly a = new Anomaly(events.size(), JOB, signal, "job", true, at, -1, 2, 1, 0.5, 1.5, 5,
+        List.of());
+    events.add(new TimelineEvent(at, TimelineEvent.Kind.ANOMALY_OPENED, JOB, a, null, null));
+  }
+
+  private void diagnosis(long at, String cause, boolean failing) {
+    events.add(new TimelineEvent(at, TimelineEvent.Kind.DIAGNOSIS_CHANGED, JOB, null, null,
+        diag(cause, failing, null)));
+  }
+
+  private static Diagnosis diag(String cause, boolean failing, Double hours) {
+    return new Diagnosis(JOB, cause, 0.8, 0, "checkpoint_duration", failing, hours,
+        List.of(new CauseHypothesis(cause, 0.8, List.of(), null, null)));
+  }
+}
