@@ -485,14 +485,15 @@ public final class RobustBaseline {
   }
 
   /**
-   * Forgets the window and learns the regime's points instead: the level that held becomes the
-   * baseline. The baseline counts as having learned every observation of the regime, so it is
-   * ready at once (the regime held for at least {@code minObservations} observations).
+   * Forgets everything learned: the baseline is learning again, from the next observation on
+   * (arrays keep their capacity).
    */
-  void relearn(RegimeWindow regime) {
+  void forget() {
     head = 0;
     count = 0;
     observations = 0;
+    firstTs = NO_TIMESTAMP;
+    lastTs = NO_TIMESTAMP;
     epoch = NO_TIMESTAMP;
     timeBase = NO_TIMESTAMP;
     if (wideTimes != null) {
@@ -501,7 +502,17 @@ public final class RobustBaseline {
     }
     sinceRebuild = 0;
     lastMad = 0;
+    cached = Band.EMPTY;
+  }
+
+  /**
+   * Forgets the window and learns the regime's points instead: the level that held becomes the
+   * baseline. The baseline counts as having learned every observation of the regime, so it is
+   * ready at once (the regime held for at least {@code minObservations} observations).
+   */
+  void relearn(RegimeWindow regime) {
     long last = lastTs;
+    forget();
     for (int i = 0; i < regime.size(); i++) {
       learn(regime.timeAt(i), regime.valueAt(i));
     }

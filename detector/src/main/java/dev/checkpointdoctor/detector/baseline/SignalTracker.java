@@ -81,8 +81,16 @@ public final class SignalTracker {
       Transition transition,
       long runStartMs) {}
 
-  /** Days of one time of day a seasonal range needs before it may call a value outside. */
-  static final int SEASON_DAYS_TO_ACCUSE = 3;
+  /** A start this soon after the previous one is a restart loop, not a start-up. */
+  static final long RESTART_QUIET_MS = 3_600_000L;
+
+  /** How much wider than its band a baseline that has just started learning judges. */
+  static final double YOUTH_WIDENING = Double.parseDouble(System.getProperty("x.youth", "1.0"));
+  /** Event time after which a baseline is no longer young. */
+  static final long YOUTH_MS = 24 * 3_600_000L;
+
+  /** Days of one time of day a seasonal range needs before it may call a value outside: a week. */
+  static final int SEASON_DAYS_TO_ACCUSE = 7;
 
   private final Signal signal; // null for a series tracker
   private final Direction direction;
@@ -102,6 +110,8 @@ public final class SignalTracker {
   // The observations since the anomaly opened (null while closed): the level a lasting departure
   // settles on, which becomes the new normal once it holds.
   private RegimeWindow regime;
+  private long lastStartMs = NO_RUN; // the job's last (re)start this tracker was told of
+  private long settleLimitMs = NO_RUN; // until this, out-of-band values may be start-up
 
   public SignalTracker(Signal signal, DetectorSettings settings) {
     this(signal, settings, new RobustBaseline(signal, settings));
@@ -136,8 +146,8 @@ public final class SignalTracker {
   }
 
   public Step observe(long tsMs, double value) {
-    Band band = baseline.band();
-    if (!Double.isFinite(value)) {
+    Band band = judgedBand(tsMs);
+    if (!Double.isFinite(value) || settling(tsMs, value, band)) {
       return new Step(tsMs, value, band.expected(), band.lower(), band.upper(), Double.NaN,
           false, Transition.NONE, runStartMs());
     }
@@ -191,6 +201,41 @@ public final class SignalTracker {
     // closed: learn winsorized, so neither a spike nor a pending run drags the median
     baseline.learn(tsMs, Math.min(Math.max(value, band.lower()), band.upper()));
     return step(tsMs, value, band, score, outside, Transition.NONE);
+  }
+
+  /**
+   * Whether an observation belongs to the job's start-up ({@link #jobStarted}): out of the band
+   * of a ready baseline before {@code settleLimitMs}, and nothing of this scope was back in band
+   * since the start.
+   */
+  private boolean settling(long tsMs, double value, Band band) {
+    if (tsMs >= settleLimitMs || !baseline.ready()) {
+      return false; // a learning baseline learns the start-up with the rest
+    }
+    if (value > band.upper() || value < band.lower()) {
+      return true;
+    }
+    settleLimitMs = NO_RUN;
+    return false;
+  }
+
+  /**
+   * The baseline's band, widened while the baseline is young: by up to {@link #YOUTH_WIDENING}
+   * when it starts learning, shrinking linearly to none once it has seen a day. A young baseline
+   * has not seen the day's cycle yet: the evening ramp is news to it, not to the job.
+   */
+  private Band judgedBand(long tsMs) {
+    Band b = baseline.band();
+    long first = baseline.firstTimestamp();
+    if (!b.defined() || first == RobustBaseline.NO_TIMESTAMP) {
+      return b;
+    }
+    double young = 1 - (double) (tsMs - first) / YOUTH_MS;
+    if (!(young > 0)) {
+      return b;
+    }
+    double h = b.halfWidth() * (1 + YOUTH_WIDENING * Math.min(1, young));
+    return new Band(b.expected(), b.expected() - h, b.expected() + h, b.spread());
   }
 
   private boolean flags(int side) {
@@ -292,6 +337,47 @@ public final class SignalTracker {
     return diff == 0 ? 0 : Math.copySign(Double.POSITIVE_INFINITY, diff);
   }
 
+  /**
+   * The job (re)started at {@code tsMs}: a failover restart, or a resubmission under a new job_id
+   * (a redeploy, perhaps with another parallelism, interval or version). What follows a start is
+   * not this scope's normal and not a fault either:
+   *
+   * <ul>
+   *   <li>Start-up: until a value is back in band, at most two failure windows, out-of-band
+   *       values are neither judged nor learned: no checkpoint completes while tasks deploy and
+   *       restore, the first checkpoints are declined and stay in the failure count for a failure
+   *       window, the backlog is caught up.
+   *   <li>A new normal to learn: a closed baseline forgets its window and learns again from the
+   *       first observations after the start-up, so a new parallelism, interval or version is not
+   *       judged against the old deployment's level; the seasons keep explaining the load cycle
+   *       but stop accusing for a week. Failed checkpoints and stopped writes are never learned
+   *       as normal, so their baselines are kept.
+   *   <li>An open anomaly stays open and keeps its baseline: trouble from before the start is
+   *       judged against the normal it left.
+   * </ul>
+   *
+   * A start within {@link #RESTART_QUIET_MS} of the previous one changes nothing: a job that
+   * restarts again and again is in trouble, and its restarts must not hide it.
+   */
+  public void jobStarted(long tsMs) {
+    boolean crashLoop = lastStartMs != NO_RUN && tsMs - lastStartMs < RESTART_QUIET_MS;
+    lastStartMs = Math.max(lastStartMs, tsMs);
+    if (crashLoop) {
+      return;
+    }
+    if (open) {
+      return;
+    }
+    settleLimitMs = Math.max(settleLimitMs, tsMs + 2 * settings.failureWindow().toMillis());
+    opening.clear();
+    if ((signal == null || signal.mayBecomeNormal()) && baseline.observations() > 0) {
+      baseline.forget();
+      if (seasons != null) {
+        seasons.levelChangedAt(tsMs);
+      }
+    }
+  }
+
   /** The persistence rule and what it learned of this scope. For tests. */
   OpeningRule openingRule() {
     return opening;
@@ -344,6 +430,8 @@ public final class SignalTracker {
     out.writeInt(insideCount);
     out.writeLong(lastTsMs);
     out.writeDouble(lastObserved);
+    out.writeLong(lastStartMs);
+    out.writeLong(settleLimitMs);
     opening.writeTo(out);
     SeasonalEnvelope.writeTo(seasons, out);
     out.writeBoolean(regime != null);
@@ -382,6 +470,8 @@ public final class SignalTracker {
     int insideCount;
     long lastTsMs;
     double lastObserved;
+    long lastStartMs = NO_RUN;
+    long settleLimitMs = NO_RUN;
     SeasonalEnvelope seasons;
     RegimeWindow regime = null;
     if (version >= 3) {
@@ -389,6 +479,8 @@ public final class SignalTracker {
       insideCount = in.readInt();
       lastTsMs = in.readLong();
       lastObserved = in.readDouble();
+      lastStartMs = in.readLong();
+      settleLimitMs = in.readLong();
       opening = OpeningRule.readFrom(in);
       seasons = SeasonalEnvelope.readFrom(in);
       if (in.readBoolean()) {
@@ -445,6 +537,8 @@ public final class SignalTracker {
     t.lastObserved = lastObserved;
     t.opening = opening;
     t.seasons = seasons;
+    t.lastStartMs = lastStartMs;
+    t.settleLimitMs = settleLimitMs;
     t.regime = open && regime == null ? newRegime(settings) : regime;
     return t;
   }

@@ -430,13 +430,20 @@ public final class SignalExtractor {
     final int m = run.mask;
     final double[] v = run.vals;
     final String job = j.name;
-    if (run.firstFrameTs == NONE) {
-      run.firstFrameTs = t;
-    }
     // completion marker: lastCompletedCheckpointId (1.17+) else numberOfCompletedCheckpoints
     boolean hasId = has(m, Kind.CP_COMPLETED_ID);
     boolean hasCount = has(m, Kind.CP_COMPLETED_COUNT);
     boolean hasMarker = hasId || hasCount;
+    if (run.firstFrameTs == NONE) {
+      run.firstFrameTs = t;
+      boolean noneCompletedYet = hasId ? v[Kind.CP_COMPLETED_ID.ordinal()] < 0
+          : hasCount && v[Kind.CP_COMPLETED_COUNT.ordinal()] == 0;
+      if (run.resubmitted || noneCompletedYet) {
+        // the job runs under a new job_id (resubmitted, redeployed), or has not completed a
+        // checkpoint yet (just submitted): either way it is starting now
+        out.accept(new Observation(job, Signal.RESTARTS, "job", t, 1));
+      }
+    }
     if (hasMarker) {
       double marker = hasId ? v[Kind.CP_COMPLETED_ID.ordinal()]
           : v[Kind.CP_COMPLETED_COUNT.ordinal()];
@@ -938,9 +945,11 @@ public final class SignalExtractor {
     long markerAdvanceTs = NONE;
     double lastFailed;
     double lastRestarts;
+    final boolean resubmitted;
 
     JobRun(String jobId, boolean restart) {
       this.jobId = jobId;
+      this.resubmitted = restart;
       // counters of a restarted job start from 0; on first sight of a job we only get a baseline
       this.lastFailed = restart ? 0 : Double.NaN;
       this.lastRestarts = restart ? 0 : Double.NaN;

@@ -33,7 +33,11 @@ public enum Signal {
   BUSY("ms/s", Direction.UP, 100),
   /** Records in per second. */
   RECORDS_IN("1/s", Direction.DOWN, 1),
-  /** Job restarts seen in this observation (context, never an anomaly). */
+  /**
+   * Job (re)starts seen in this observation: failover restarts, and 1 when the job appears under
+   * a new job_id (resubmitted) or with no completed checkpoint yet (just submitted). Context, never
+   * an anomaly; the job's other baselines treat it as a start-up (see SignalTracker#jobStarted).
+   */
   RESTARTS("count", Direction.NONE, 0.5),
   /** Garbage-collection time, ms per second. */
   GC_TIME("ms/s", Direction.UP, 20),

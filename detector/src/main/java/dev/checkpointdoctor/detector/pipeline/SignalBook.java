@@ -77,6 +77,12 @@ final class SignalBook {
     if (o.join() != null) {
       entry.join = o.join();
     }
+    if (o.signal() == Signal.RESTARTS && o.value() > 0) {
+      job.lastStartMs = Math.max(job.lastStartMs, o.timestampMs());
+      for (Entry e : job.entries.values()) {
+        e.tracker.jobStarted(o.timestampMs());
+      }
+    }
     SignalTracker.Step step = entry.tracker.observe(o.timestampMs(), o.value());
     if (!job.touched) {
       job.touched = true;
@@ -129,6 +135,10 @@ final class SignalBook {
     Entry entry = job.entries.get(key);
     if (entry == null) {
       entry = new Entry(job, key, new SignalTracker(o.signal(), settings));
+      if (job.lastStartMs != Long.MIN_VALUE) {
+        // a series that first reports after the job started is part of that start-up too
+        entry.tracker.jobStarted(job.lastStartMs);
+      }
       job.entries.put(key, entry);
       entryCount++;
     }
@@ -379,6 +389,8 @@ final class SignalBook {
     final String name;
     final Map<Key, Entry> entries = new HashMap<>();
     long lastSeenMs = Long.MIN_VALUE;
+    /** Event time of the job's last (re)start, as the RESTARTS signal reported it. */
+    long lastStartMs = Long.MIN_VALUE;
     Diagnosis diagnosis;
     /** In {@code touched}: a flag is cheaper than a hash lookup per observation. */
     boolean touched;
