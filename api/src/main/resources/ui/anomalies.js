@@ -41,15 +41,12 @@
             CPD.el("td", {text: a.scope}),
             CPD.el("td", {text: CPD.time(a.startedAt)}),
             CPD.el("td", {text: a.endedAt ? CPD.time(a.endedAt) : "open"}),
-            CPD.el("td", {class: "num", text: num(a.observed)}),
-            CPD.el("td", {class: "num", text: num(a.expected)}),
+            CPD.el("td", {class: "num observed", text: CPD.value(a.observed, a.unit)}),
+            CPD.el("td", {class: "num expected", text: CPD.value(a.expected, a.unit)}),
+            CPD.el("td", {class: "num band",
+              text: CPD.value(a.lower, a.unit) + " – " + CPD.value(a.upper, a.unit)}),
             CPD.el("td", {class: "cause", "data-cause": a.causes.length ? a.causes[0].cause : "",
               text: a.causes.length ? a.causes[0].cause.replace(/_/g, " ") : "–"}))));
-  }
-
-  // The list does not carry units; plain numbers with a few digits are honest here.
-  function num(v) {
-    return v === null || v === undefined ? "–" : Number(v.toPrecision(4)).toLocaleString("en");
   }
 
   async function refresh() {

@@ -15,8 +15,62 @@ const CpdChart = (() => {
     return e;
   }
 
-  function mid(p) {
-    return (Date.parse(p.start) + Date.parse(p.end)) / 2;
+  // Where a point's value begins: its first observation (older answers lack it: its start).
+  function begins(p) {
+    return Date.parse(p.firstAt || p.start);
+  }
+
+  // A value holds until the next one arrives, as a gauge does: the line steps at each point's
+  // first observation, so a change shows where it happened (not as a ramp from the middle of
+  // the bucket before). The last value holds to the end of its point.
+  function stepLine(run, field, x, y) {
+    const out = [];
+    run.forEach((p, i) => {
+      const t = begins(p);
+      if (i > 0) out.push([x(t), y(run[i - 1][field])]);
+      out.push([x(t), y(p[field])]);
+    });
+    const last = run[run.length - 1];
+    out.push([x(Date.parse(last.end)), y(last[field])]);
+    return out.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ");
+  }
+
+  // The band belongs to each point's span [start, end): the baseline it was judged against.
+  function spanLine(run, field, x, y) {
+    return run.flatMap(p => [[x(Date.parse(p.start)), y(p[field])],
+      [x(Date.parse(p.end)), y(p[field])]])
+        .map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ");
+  }
+
+  // An area between two fields over each point's own span [start, end): steps, not slopes.
+  function stepArea(run, top, bottom, x, y) {
+    const up = run.flatMap(p => [[x(Date.parse(p.start)), y(p[top])],
+      [x(Date.parse(p.end)), y(p[top])]]);
+    const down = run.slice().reverse().flatMap(p => [[x(Date.parse(p.end)), y(p[bottom])],
+      [x(Date.parse(p.start)), y(p[bottom])]]);
+    return up.concat(down).map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ");
+  }
+
+  const SECOND = 1000, MINUTE = 60e3, HOUR = 3600e3, DAY = 86400e3;
+  const TIME_STEPS = [SECOND, 2 * SECOND, 5 * SECOND, 10 * SECOND, 15 * SECOND, 30 * SECOND,
+    MINUTE, 2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR,
+    3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 7 * DAY];
+
+  // Ticks at round UTC times (every 15 min, every hour, at midnight …), at most six of them.
+  function timeTicks(from, to) {
+    const step = TIME_STEPS.find(s => (to - from) / s <= 6) || 14 * DAY;
+    const ticks = [];
+    for (let t = Math.ceil(from / step) * step; t <= to; t += step) ticks.push(t);
+    return {step, ticks};
+  }
+
+  // Labels as precise as the step, so no two ticks read the same.
+  function timeLabel(ms, step, spanMs) {
+    const iso = new Date(ms).toISOString();
+    if (step >= DAY) return iso.slice(5, 10);
+    if (step < MINUTE) return iso.slice(11, 19);
+    return spanMs > DAY && iso.slice(11, 16) === "00:00" ? iso.slice(5, 10)
+        : spanMs > DAY ? iso.slice(5, 10) + " " + iso.slice(11, 16) : iso.slice(11, 16);
   }
 
   // Splits points into runs where every named field is known: a gap in data is a gap in ink.
@@ -44,10 +98,6 @@ const CpdChart = (() => {
     return 10 * mag;
   }
 
-  function timeLabel(ms, spanMs) {
-    const iso = new Date(ms).toISOString();
-    return spanMs > 36 * 3600e3 ? iso.slice(5, 10) + " " + iso.slice(11, 16) : iso.slice(11, 16);
-  }
 
   function render(series, opts) {
     const from = Date.parse(series.from), to = Date.parse(series.to);
@@ -66,6 +116,7 @@ const CpdChart = (() => {
 
     const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img",
       "data-signal": series.signal, "data-scope": series.scope || "", "data-points": pts.length,
+      "data-from": series.from, "data-to": series.to,
       "aria-label": `${series.signal} (${series.scope}) against its baseline`});
 
     const step = niceStep(hi - lo);
@@ -76,11 +127,14 @@ const CpdChart = (() => {
       label.textContent = CPD.value(v, series.unit);
       axis.append(label);
     }
-    for (let i = 0; i <= 4; i++) {
-      const t = from + (to - from) * i / 4;
-      const label = s("text", {x: x(t), y: H - 6,
-        "text-anchor": i === 0 ? "start" : i === 4 ? "end" : "middle"});
-      label.textContent = timeLabel(t, to - from);
+    const {step: tStep, ticks} = timeTicks(from, to);
+    for (const t of ticks) {
+      const px = x(t);
+      axis.append(s("line", {class: "tick", x1: px, x2: px, y1: H - B, y2: H - B + 3}));
+      const label = s("text", {class: "tick-time", x: px, y: H - 6, "data-t": t,
+        "data-step": tStep,
+        "text-anchor": px - L < 20 ? "start" : W - R - px < 20 ? "end" : "middle"});
+      label.textContent = timeLabel(t, tStep, to - from);
       axis.append(label);
     }
     svg.append(axis);
@@ -102,22 +156,16 @@ const CpdChart = (() => {
     }
 
     for (const run of runs(pts, ["lower", "upper"])) {
-      const up = run.map(p => `${x(mid(p)).toFixed(1)},${y(p.upper).toFixed(1)}`);
-      const down = run.slice().reverse().map(p => `${x(mid(p)).toFixed(1)},${y(p.lower).toFixed(1)}`);
-      svg.append(s("polygon", {class: "band", points: up.concat(down).join(" ")}));
-      svg.append(s("polyline", {class: "expected",
-        points: run.map(p => `${x(mid(p)).toFixed(1)},${y(p.expected).toFixed(1)}`).join(" ")}));
+      svg.append(s("polygon", {class: "band", points: stepArea(run, "upper", "lower", x, y)}));
+      svg.append(s("polyline", {class: "expected", points: spanLine(run, "expected", x, y)}));
     }
     for (const run of runs(pts, ["min", "max", "last"])) {
-      const up = run.map(p => `${x(mid(p)).toFixed(1)},${y(p.max).toFixed(1)}`);
-      const down = run.slice().reverse().map(p => `${x(mid(p)).toFixed(1)},${y(p.min).toFixed(1)}`);
-      svg.append(s("polygon", {class: "observed-range", points: up.concat(down).join(" ")}));
-      svg.append(s("polyline", {class: "observed",
-        points: run.map(p => `${x(mid(p)).toFixed(1)},${y(p.last).toFixed(1)}`).join(" ")}));
+      svg.append(s("polygon", {class: "observed-range", points: stepArea(run, "max", "min", x, y)}));
+      svg.append(s("polyline", {class: "observed", points: stepLine(run, "last", x, y)}));
     }
     for (const p of pts) {
       if (p.outside && p.max !== null) {
-        const c = s("circle", {class: "outside-point", cx: x(mid(p)), cy: y(p.max), r: 3});
+        const c = s("circle", {class: "outside-point", cx: x(begins(p)), cy: y(p.max), r: 3});
         const title = s("title");
         title.textContent = `${CPD.time(p.start)}: ${CPD.value(p.max, series.unit)}`
             + (p.upper !== null ? ` (band up to ${CPD.value(p.upper, series.unit)})` : "");

@@ -22,9 +22,22 @@
   const job = CPD.param("job");
   const at = CPD.param("at");
   const range = RANGES[CPD.param("range")] ? CPD.param("range") : "6h";
+  // Signals whose every scope is charted (?expand=disk_write_iops,gc_time), not only the first.
+  const expanded = new Set((CPD.param("expand") || "").split(",").filter(s => s));
 
   function pageLink(r) {
-    return CPD.jobLink(job, at) + "&range=" + r;
+    return CPD.jobLink(job, at) + "&range=" + r + expandParam(expanded);
+  }
+
+  function expandParam(set) {
+    return set.size ? "&expand=" + encodeURIComponent([...set].join(",")) : "";
+  }
+
+  // This page with one signal's scopes all shown (or folded again).
+  function expandLink(signal, open) {
+    const next = new Set(expanded);
+    if (open) next.add(signal); else next.delete(signal);
+    return CPD.jobLink(job, at) + "&range=" + range + expandParam(next);
   }
 
   function forecast(hours) {
@@ -35,23 +48,31 @@
         "Checkpoints time out in ", CPD.el("strong", {text: text}), " at the current trend.");
   }
 
-  // A docs reference may be a web address or a path in the project's repository.
-  function docs(ref) {
-    if (!ref) return null;
-    return /^https?:\/\//.test(ref)
-        ? CPD.el("p", {class: "docs"}, CPD.el("a", {href: ref, rel: "noreferrer", text: "More"}))
-        : CPD.el("p", {class: "docs muted"}, "More: ", CPD.el("code", {text: ref}),
-            " in the Checkpoint Doctor repository");
+  // The cause's runbook, served by this service as a web page.
+  function runbook(d) {
+    if (!d.runbook) return null;
+    return CPD.el("p", {class: "docs"}, CPD.el("a", {class: "runbook", href: d.runbook,
+      text: "Runbook: " + causeName(d.cause)}),
+        " (what it is, how to confirm it, what to do)");
   }
 
-  function diagnosisCard(d, status) {
+  function causeName(cause) {
+    return cause === "unknown" ? "unknown cause" : cause.replace(/_/g, " ");
+  }
+
+  function diagnosisCard(d, detail) {
     const card = document.getElementById("diagnosis");
     if (!d) {
       card.dataset.cause = "";
       card.className = "card diagnosis-card healthy";
+      const learning = detail.status === "learning";
       CPD.replace(card, CPD.el("h2", {text: "Diagnosis"}), CPD.el("p", {class: "muted",
-        text: status === "learning" ? "Still learning this job's baselines; nothing to diagnose yet."
-            : "No open anomaly, so nothing to diagnose."}));
+        text: learning ? "Still learning what is normal for this job; nothing to diagnose yet."
+            : "No open anomaly, so nothing to diagnose."}),
+          learning ? CPD.el("div", {class: "learning"},
+              CPD.el("progress", {max: Math.max(1, detail.baselinesTotal),
+                value: detail.baselinesReady}),
+              CPD.learning(detail)) : null);
       return;
     }
     card.dataset.cause = d.cause;
@@ -60,6 +81,7 @@
     CPD.replace(card, 
         CPD.el("h2", {text: "Diagnosis"}),
         CPD.el("div", {class: "diag-head"},
+            CPD.severityBadge(d.severity),
             CPD.el("span", {class: "cause", "data-cause": d.cause,
               text: d.cause === "unknown" ? "Unknown cause" : d.cause.replace(/_/g, " ")}),
             CPD.el("span", {class: "confidence", "data-confidence": d.confidence,
@@ -76,16 +98,19 @@
             : CPD.el("p", {class: "muted", text: "No evidence sentences."}),
         d.remedy ? CPD.el("h3", {text: "Remedy"}) : null,
         d.remedy ? CPD.el("p", {class: "remedy", text: d.remedy}) : null,
-        docs(d.docs),
+        runbook(d),
         others.length ? CPD.el("p", {class: "muted others"}, "Also considered: ",
-            others.map(c => `${c.cause.replace(/_/g, " ")} (${Math.round(c.confidence * 100)} %)`)
-                .join(", ")) : null);
+            others.map((c, i) => [i ? ", " : "", c.runbook
+                ? CPD.el("a", {href: c.runbook, text: causeName(c.cause)}) : causeName(c.cause),
+              ` (${Math.round(c.confidence * 100)} %)`])) : null,
+        ...(d.missingSources || []).map(m => CPD.el("p", {class: "muted missing-source",
+          "data-source": m.source, text: `Not judged: ${causeName(m.cause)}, ${m.source} `
+            + `missing. ${m.why} Fix: ${m.fix}`})));
   }
 
-  function anomaliesTable(anomalies, baselines) {
-    const units = new Map(baselines.map(b => [b.signal, b.unit]));
+  function anomaliesTable(anomalies) {
     document.querySelector("#job-anomalies tbody").replaceChildren(...anomalies.map(a => {
-      const u = units.get(a.signal);
+      const u = a.unit;
       return CPD.el("tr", {class: "anomaly-row", "data-state": a.state, "data-signal": a.signal},
           CPD.el("td", {}, CPD.el("span", {class: "state state-" + a.state, text: a.state})),
           CPD.el("td", {}, CPD.el("a", {href: CPD.jobLink(job, a.startedAt) + "&range=" + range,
@@ -110,9 +135,13 @@
     for (const [signal, title] of wanted) {
       const scopes = baselines.filter(b => b.signal === signal).map(b => b.scope)
           .sort((a, b) => (a === "job" ? -1 : b === "job" ? 1 : a.localeCompare(b)));
-      if (!scopes.length) missing.push(title);
-      scopes.slice(0, SCOPES_PER_SIGNAL).forEach(scope => list.push({signal, title, scope,
-        more: scopes.length > SCOPES_PER_SIGNAL ? scopes.length - SCOPES_PER_SIGNAL : 0}));
+      if (!scopes.length) missing.push([signal, title]);
+      const all = expanded.has(signal);
+      const shown = all ? scopes : scopes.slice(0, SCOPES_PER_SIGNAL);
+      shown.forEach((scope, i) => list.push({signal, title, scope,
+        more: !all && i === 0 && scopes.length > SCOPES_PER_SIGNAL
+            ? scopes.length - SCOPES_PER_SIGNAL : 0,
+        fold: all && i === 0 && scopes.length > SCOPES_PER_SIGNAL}));
     }
     return {list, missing};
   }
@@ -129,14 +158,23 @@
     const all = await Promise.all(list.map(c => CPD.api(`/api/v1/jobs/${encodeURIComponent(job)}`
         + `/series?signal=${c.signal}&scope=${encodeURIComponent(c.scope)}&points=300&${q}`)
         .then(s => ({...c, series: s}), e => ({...c, error: e}))));
-    // Without ?at, shared axes start at the oldest point shown, so a young job fills the width.
-    let first = win.to;
+    // Shared axes span the data shown, so a young job fills the width: they start at the oldest
+    // point and, centred on a time (an alert's link), end at the newest one, keeping that time
+    // inside.
+    let first = win.to, last = win.from;
     for (const c of all) {
-      if (c.series && c.series.points.length) first = Math.min(first, Date.parse(c.series.points[0].start));
+      if (c.series && c.series.points.length) {
+        first = Math.min(first, Date.parse(c.series.points[0].start));
+        last = Math.max(last, Date.parse(c.series.points[c.series.points.length - 1].end));
+      }
     }
-    const from = at || first >= win.to ? win.from : Math.max(win.from, first - 60e3);
+    const atMs = at ? Date.parse(at) : null;
+    let from = first >= win.to ? win.from : Math.max(win.from, first - 60e3);
+    let to = win.to;
+    if (atMs !== null && last > win.from) to = Math.min(win.to, Math.max(last + 60e3, atMs + 60e3));
+    if (atMs !== null) from = Math.min(from, atMs - 60e3);
     return all.map(c => c.series ? {...c, series: {...c.series,
-      from: new Date(from).toISOString()}} : c);
+      from: new Date(from).toISOString(), to: new Date(to).toISOString()}} : c);
   }
 
   function chartCard(c) {
@@ -149,7 +187,10 @@
             CPD.el("h3", {text: c.title}),
             c.scope !== "job" ? CPD.el("span", {class: "scope", text: c.scope}) : null,
             CPD.el("span", {class: "latest"}, lastPoint ? CPD.value(lastPoint.last, s.unit) : ""),
-            c.more ? CPD.el("span", {class: "muted", text: `+${c.more} more scopes`}) : null),
+            c.more ? CPD.el("a", {class: "more-scopes", href: expandLink(c.signal, true),
+              text: `+${c.more} more scope${c.more === 1 ? "" : "s"}`}) : null,
+            c.fold ? CPD.el("a", {class: "more-scopes", href: expandLink(c.signal, false),
+              text: "show fewer"}) : null),
         c.error ? CPD.el("p", {class: "error", text: c.error.message})
             : CpdChart.render(s, {at}),
         CPD.el("div", {class: "legend"},
@@ -163,16 +204,21 @@
       const detail = await CPD.api("/api/v1/jobs/" + encodeURIComponent(job));
       document.getElementById("job-status").replaceChildren(CPD.statusBadge(detail.status));
       document.getElementById("job-seen").textContent = "last seen " + CPD.time(detail.lastSeen);
+      document.getElementById("job-name").title = CPD.identity(detail) || "";
       document.body.dataset.status = detail.status;
-      diagnosisCard(detail.diagnosis, detail.status);
+      diagnosisCard(detail.diagnosis, detail);
       const {list, missing} = chartList(detail.baselines, detail.diagnosis);
       const charts = await loadCharts(list, timeWindow(detail.lastSeen));
       document.getElementById("charts").replaceChildren(...charts.map(chartCard));
-      document.getElementById("missing").textContent = missing.length
-          ? "No data for: " + missing.join(", ") + "." : "";
+      const nodeMissing = missing.some(([signal]) => /^disk_/.test(signal));
+      document.getElementById("missing").textContent = (missing.length
+          ? "No data for: " + missing.map(m => m[1]).join(", ") + "." : "")
+          + (nodeMissing ? " Disk series reach a job through its TaskManagers' host label "
+              + "(node_exporter's instance host or node label must match it); when the names "
+              + "differ, map them with --host-alias FLINK_HOST=NODE." : "");
       const anomalies = (await CPD.api("/api/v1/anomalies?job=" + encodeURIComponent(job)))
           .anomalies;
-      anomaliesTable(anomalies, detail.baselines);
+      anomaliesTable(anomalies);
       document.getElementById("error").hidden = true;
       document.body.dataset.loaded = "true";
       CPD.stamp();

@@ -2,6 +2,7 @@ package dev.checkpointdoctor.api.alerting;
 
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.JobIdentity;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -10,19 +11,50 @@ import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToLongFunction;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** Turns a job's diagnosis into the Alertmanager alert that announces it. */
 public final class AlertMapper {
   public static final String ALERT_NAME = "FlinkCheckpointAnomaly";
+  /** Labels an identity label cannot replace. */
+  private static final Set<String> OWN_LABELS =
+      Set.of("alertname", "job_name", "cause", "severity", "signal");
 
   private final String externalUrl;
   private final Duration resendInterval;
+  private final ToLongFunction<Diagnosis> troubleStart;
+  private final JobIdentity identity;
 
+  /** Links the job page at the time the diagnosis began. */
   public AlertMapper(String externalUrl, Duration resendInterval) {
+    this(externalUrl, resendInterval, Diagnosis::sinceMs, JobIdentity.jobNameOnly());
+  }
+
+  /** @param troubleStart when the job's trouble began, the time its alert's job page shows */
+  public AlertMapper(String externalUrl, Duration resendInterval,
+      ToLongFunction<Diagnosis> troubleStart) {
+    this(externalUrl, resendInterval, troubleStart, JobIdentity.jobNameOnly());
+  }
+
+  /** With job identity labels, alerts carry them (e.g. {@code cluster}) beside job_name. */
+  public AlertMapper(String externalUrl, Duration resendInterval, JobIdentity identity) {
+    this(externalUrl, resendInterval, Diagnosis::sinceMs, identity);
+  }
+
+  /**
+   * @param troubleStart when the job's trouble began (its earliest open anomaly's start): the
+   *     time the alert's job page is centred on
+   * @param identity what a job key is made of: alerts carry its labels beside job_name
+   */
+  public AlertMapper(String externalUrl, Duration resendInterval,
+      ToLongFunction<Diagnosis> troubleStart, JobIdentity identity) {
     this.externalUrl = externalUrl.endsWith("/")
         ? externalUrl.substring(0, externalUrl.length() - 1) : externalUrl;
     this.resendInterval = resendInterval;
+    this.troubleStart = troubleStart;
+    this.identity = identity;
   }
 
   /**
@@ -32,7 +64,12 @@ public final class AlertMapper {
   public Alert firing(Diagnosis d, Instant now) {
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put("alertname", ALERT_NAME);
-    labels.put("job_name", d.job());
+    labels.put("job_name", identity.jobName(d.job()));
+    identity.labelsOf(d.job()).forEach((name, value) -> {
+      if (!OWN_LABELS.contains(name) && !value.isEmpty()) {
+        labels.put(name, value);
+      }
+    });
     labels.put("cause", d.cause());
     labels.put("severity", Severity.of(d).label());
     labels.put("signal", d.signal() == null ? "unknown" : d.signal());
@@ -47,7 +84,7 @@ public final class AlertMapper {
     Instant since = Instant.ofEpochMilli(d.sinceMs());
     Instant startsAt = (since.isAfter(now) ? now : since).truncatedTo(ChronoUnit.MILLIS);
     return new Alert(labels, annotations, startsAt, endsAtWhileFiring(now),
-        generatorUrl(d.job()));
+        generatorUrl(d.job(), troubleStart.applyAsLong(d)));
   }
 
   /** The same alert ended now; Alertmanager then notifies receivers with send_resolved. */
@@ -65,12 +102,15 @@ public final class AlertMapper {
     return now.plus(resendInterval.multipliedBy(4)).truncatedTo(ChronoUnit.MILLIS);
   }
 
-  public String generatorUrl(String job) {
-    return externalUrl + "/api/v1/jobs/" + pathSegment(job);
+  /** The job's page in the web UI, its charts centred on {@code atMs} (event time). */
+  public String generatorUrl(String job, long atMs) {
+    return externalUrl + "/ui/job.html?job=" + queryValue(job) + "&at="
+        + queryValue(Instant.ofEpochMilli(atMs).toString());
   }
 
+  /** The cause's runbook as a web page (rendered from docs/causes/CAUSE.md). */
   public String runbookUrl(String cause) {
-    return externalUrl + "/docs/causes/" + pathSegment(cause) + ".md";
+    return externalUrl + "/docs/causes/" + pathSegment(cause) + ".html";
   }
 
   static String summary(Diagnosis d) {
@@ -87,6 +127,10 @@ public final class AlertMapper {
     }
     return String.format(Locale.ROOT, "Flink job %s: %s (%s); %s.", d.job(), urgency,
         d.signal() == null ? "unknown signal" : d.signal(), cause);
+  }
+
+  private static String queryValue(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
   }
 
   private static String pathSegment(String s) {

@@ -2,6 +2,7 @@ package dev.checkpointdoctor.api.alerting;
 
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.JobIdentity;
 import dev.checkpointdoctor.detector.pipeline.DetectorListener;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,6 +15,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -35,7 +37,9 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
   private final Clock clock;
   private final Duration resendInterval;
   private final Function<String, Optional<Diagnosis>> currentDiagnosis;
+  private final ToLongFunction<Diagnosis> troubleStart;
   private final ServiceMetrics metrics;
+  private final JobIdentity identity;
   private final List<AlertmanagerTarget> targets = new ArrayList<>();
   private final Thread loop;
   private volatile boolean closed;
@@ -46,6 +50,20 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
    */
   public AlertNotifier(AlertingSettings settings, Clock clock,
       Function<String, Optional<Diagnosis>> currentDiagnosis, ServiceMetrics metrics) {
+    this(settings, clock, currentDiagnosis, Diagnosis::sinceMs, metrics,
+        JobIdentity.jobNameOnly());
+  }
+
+  /**
+   * @param troubleStart when a diagnosed job's trouble began (its earliest open anomaly), for
+   *     the alert's link; read on this notifier's thread like {@code currentDiagnosis}
+   * @param identity what a job key is made of: alerts carry its labels beside job_name
+   */
+  public AlertNotifier(AlertingSettings settings, Clock clock,
+      Function<String, Optional<Diagnosis>> currentDiagnosis,
+      ToLongFunction<Diagnosis> troubleStart, ServiceMetrics metrics, JobIdentity identity) {
+    this.troubleStart = troubleStart;
+    this.identity = identity;
     this.clock = clock;
     this.resendInterval = settings.resendInterval();
     this.currentDiagnosis = currentDiagnosis;
@@ -67,7 +85,8 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
    * server actually bound, while changes must already be queued from the first sample on.
    */
   public void start(String externalUrl) {
-    book = new AlertBook(new AlertMapper(externalUrl, resendInterval));
+    book = new AlertBook(new AlertMapper(externalUrl, resendInterval, troubleStart,
+        identity));
     loop.start();
   }
 

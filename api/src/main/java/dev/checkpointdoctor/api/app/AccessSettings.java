@@ -4,6 +4,7 @@ import dev.checkpointdoctor.api.http.Credentials;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.UnaryOperator;
 
 /**
  * Credentials for the write endpoint and for the API, and the PEM certificate and key for TLS
@@ -20,15 +21,16 @@ public record AccessSettings(Credentials write, Credentials api, Path tlsCert, P
    * its file together is an error, as is a file that cannot be read or is empty.
    */
   static Credentials credentials(String prefix, String token, String tokenFile, String basic,
-      String basicFile) throws SettingsException {
-    String t = secret("--" + prefix + "-token", token, tokenFile);
-    String b = secret("--" + prefix + "-basic-auth", basic, basicFile);
+      String basicFile, UnaryOperator<String> name) throws SettingsException {
+    String t = secret("--" + prefix + "-token", token, tokenFile, name);
+    String b = secret("--" + prefix + "-basic-auth", basic, basicFile, name);
     String user = null;
     String password = null;
     if (b != null) {
       int colon = b.indexOf(':');
       if (colon <= 0) {
-        throw new SettingsException("--" + prefix + "-basic-auth expects user:password");
+        throw new SettingsException(name.apply("--" + prefix + "-basic-auth")
+            + (basicFile != null ? "-file's content" : "") + " must be user:password");
       }
       user = b.substring(0, colon);
       password = b.substring(colon + 1);
@@ -36,9 +38,11 @@ public record AccessSettings(Credentials write, Credentials api, Path tlsCert, P
     return new Credentials(t, user, password);
   }
 
-  private static String secret(String flag, String value, String file) throws SettingsException {
+  private static String secret(String flag, String value, String file,
+      UnaryOperator<String> name) throws SettingsException {
     if (value != null && file != null) {
-      throw new SettingsException(flag + " and " + flag + "-file are exclusive");
+      throw new SettingsException(name.apply(flag) + " and " + name.apply(flag + "-file")
+          + " are exclusive");
     }
     if (file == null) {
       return value == null || value.isEmpty() ? null : value;
@@ -47,23 +51,26 @@ public record AccessSettings(Credentials write, Credentials api, Path tlsCert, P
       // Secret files usually end with a newline (echo, Kubernetes secrets from literals).
       String s = Files.readString(Path.of(file)).strip();
       if (s.isEmpty()) {
-        throw new SettingsException(flag + "-file " + file + " is empty");
+        throw new SettingsException(name.apply(flag + "-file") + ": " + file + " is empty");
       }
       return s;
     } catch (IOException e) {
-      throw new SettingsException(flag + "-file " + file + " cannot be read: " + e.getMessage());
+      throw new SettingsException(name.apply(flag + "-file") + ": cannot read " + file + " ("
+          + DataDir.reason(e, Path.of(file)) + ")");
     }
   }
 
-  static AccessSettings of(Credentials write, Credentials api, String cert, String key)
-      throws SettingsException {
+  static AccessSettings of(Credentials write, Credentials api, String cert, String key,
+      UnaryOperator<String> name) throws SettingsException {
     if ((cert == null) != (key == null)) {
-      throw new SettingsException("--tls-cert and --tls-key must be given together");
+      throw new SettingsException(name.apply("--tls-cert") + " and " + name.apply("--tls-key")
+          + " must be given together");
     }
     if (cert != null) {
-      for (String f : new String[] {cert, key}) {
+      for (String flag : new String[] {"--tls-cert", "--tls-key"}) {
+        String f = flag.equals("--tls-cert") ? cert : key;
         if (!Files.isReadable(Path.of(f))) {
-          throw new SettingsException("TLS file " + f + " cannot be read");
+          throw new SettingsException(name.apply(flag) + ": cannot read " + f);
         }
       }
     }

@@ -9,8 +9,10 @@ import dev.checkpointdoctor.api.series.SeriesFeed;
 import dev.checkpointdoctor.api.series.SeriesStore;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.cause.CauseRanker;
+import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.pipeline.Detector;
+import dev.checkpointdoctor.detector.pipeline.DetectorState;
 import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerOptions;
@@ -63,12 +65,13 @@ public final class CheckpointDoctor implements AutoCloseable {
     SignalCatalog catalog = SignalCatalog.defaults();
     Detector detector;
     try {
-      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()),
-          loaded.state());
+      detector = new Detector(catalog, settings.detector(), settings.delivery(),
+          new CauseRanker(settings.detector()), loaded.state());
     } catch (RuntimeException e) {
       logger.log(Level.WARNING, "snapshot could not be restored (" + e.getMessage()
           + "); starting empty");
-      detector = new Detector(catalog, settings.detector(), new CauseRanker(settings.detector()));
+      detector = new Detector(catalog, settings.detector(), settings.delivery(),
+          new CauseRanker(settings.detector()));
       loaded = new SnapshotStore.Loaded(null, "snapshot not restorable (" + e.getMessage()
           + "), starting empty");
     }
@@ -79,15 +82,21 @@ public final class CheckpointDoctor implements AutoCloseable {
     DetectorWorker worker = new DetectorWorker(detector, settings.queueSamples());
     ServiceMetrics metrics = new ServiceMetrics();
     metrics.bindDetector(detector, worker::queuedSamples);
+    metrics.bindSnapshots(snapshots::savedCount, snapshots::failedCount,
+        snapshots::lastSuccessMs);
     InfluxHistory history = null;
     if (settings.influx() != null) {
       history = new InfluxHistory(settings.influx(), metrics, Duration.ofSeconds(1),
-          InfluxHistory.BUFFER_POINTS);
+          InfluxHistory.BUFFER_POINTS, detector.jobIdentity());
       detector.addListener(history);
     }
     AlertNotifier alerts = null;
     if (settings.alerting().enabled()) {
-      alerts = new AlertNotifier(settings.alerting(), clock, detector::diagnosis, metrics);
+      Detector source = detector;
+      alerts = new AlertNotifier(settings.alerting(), clock, source::diagnosis,
+          d -> source.anomalies(d.job(), true, Long.MIN_VALUE).stream()
+              .mapToLong(Anomaly::startedAtMs).min().orElse(d.sinceMs()), metrics,
+          detector.jobIdentity());
       for (JobSummary job : detector.jobs()) {
         detector.diagnosis(job.job()).ifPresent(alerts::restored);
       }
@@ -100,7 +109,7 @@ public final class CheckpointDoctor implements AutoCloseable {
     try {
       server = Listeners.listen(vertx, Listener.options(settings),
           HttpService.router(vertx, detector, worker, metrics, limits, catalog, series,
-              () -> true, Listener.policy(settings, clock)), Listeners.defaultCount());
+              snapshots::problem, Listener.policy(settings, clock)), Listeners.defaultCount());
     } catch (Exception e) {
       worker.close();
       seriesFeed.close();
@@ -125,20 +134,43 @@ public final class CheckpointDoctor implements AutoCloseable {
               server.port());
       alerts.start(external);
       logger.info("sending alerts to " + settings.alerting().alertmanagers() + " every "
-          + settings.alerting().resendInterval() + "; links under " + external);
+          + PromDuration.format(settings.alerting().resendInterval()) + "; links under "
+          + external);
     }
     long timer = vertx.setPeriodic(settings.snapshotInterval().toMillis(),
-        id -> vertx.executeBlocking(() -> {
-          snapshots.save(d.snapshot());
-          return null;
-        }, false).onFailure(e -> logger.log(Level.WARNING, "snapshot failed", e)));
-    logger.info(String.format("Checkpoint Doctor listening on " + Listener.scheme(settings)
-            + "://%s:%d (remote-write %s, "
-            + "API /api/v1, metrics /metrics); loaded %s; %d catalog metrics",
-        settings.host(), server.port(), "/api/v1/write", loaded.description(),
-        catalog.exactNames().size()));
+        id -> vertx.executeBlocking(() -> snapshotLogged(snapshots, d), false));
+    String scheme = Listener.scheme(settings);
+    String base = scheme + "://" + settings.host() + ":" + server.port();
+    // Bound to every address, the UI is reached under the machine's name, not 0.0.0.0.
+    String reach = settings.alerting().externalUrl() != null ? settings.alerting().externalUrl()
+        : defaultExternalUrl(settings.host(), server.port()).replaceFirst("^http:", scheme + ":");
+    logger.info("Checkpoint Doctor listening on " + base + " (web UI " + reach + "/ui/, "
+        + "remote-write /api/v1/write, API /api/v1, metrics /metrics); loaded "
+        + loaded.description() + "; snapshots every "
+        + PromDuration.format(settings.snapshotInterval()) + " to " + snapshots.file()
+        + "; baselines ready after " + settings.detector().minObservations()
+        + " observations (--min-observations)");
     return new CheckpointDoctor(settings, snapshots, detector, worker, seriesFeed, vertx, server,
         timer, alerts, history);
+  }
+
+  /**
+   * One periodic snapshot. A failure is logged with its reason when it starts and when it ends,
+   * not every interval; meanwhile /readyz fails and /metrics counts the failures.
+   */
+  private static Void snapshotLogged(SnapshotStore snapshots, Detector detector) {
+    boolean wasFailing = snapshots.problem() != null;
+    try {
+      snapshots.save(detector.snapshot());
+      if (wasFailing) {
+        logger.info("snapshots work again: " + snapshots.file());
+      }
+    } catch (IOException | RuntimeException e) {
+      if (!wasFailing) {
+        logger.warning(snapshots.problem() + "; /readyz answers 503 until a snapshot succeeds");
+      }
+    }
+    return null;
   }
 
   /** Like Prometheus: the host as configured, or this machine's name when bound to any. */
@@ -189,9 +221,15 @@ public final class CheckpointDoctor implements AutoCloseable {
     if (history != null) {
       history.close();
     }
-    snapshots.save(detector.snapshot());
+    DetectorState state = detector.snapshot();
+    long bytes = snapshots.save(state);
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    logger.info("stopped; state saved to " + snapshots.file());
+    int jobs = state.lastSeenMs().size();
+    logger.info(String.format(java.util.Locale.ROOT, "stopped; saved %d baselines of %d job%s, "
+            + "%d open and %d resolved anomalies (%,d bytes) to %s", state.trackers().size(),
+        jobs, jobs == 1 ? "" : "s", state.trackers().stream()
+            .filter(t -> t.openAnomaly() != null).count(), state.resolved().size(), bytes,
+        snapshots.file()));
   }
 
   @Override

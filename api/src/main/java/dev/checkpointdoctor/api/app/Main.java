@@ -11,6 +11,9 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    if (System.getProperty("java.util.logging.manager") == null) {
+      System.setProperty("java.util.logging.manager", ServiceLogManager.class.getName());
+    }
     if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
       System.setProperty("java.util.logging.SimpleFormatter.format",
           "%1$tFT%1$tT.%1$tLZ %4$s %3$s: %5$s%6$s%n");
@@ -27,6 +30,9 @@ public final class Main {
       settings = ServiceSettings.parse(args, System.getenv());
     } catch (ServiceSettings.HelpRequested help) {
       System.out.print(ServiceSettings.help());
+      return 0;
+    } catch (ServiceSettings.VersionRequested version) {
+      System.out.println("checkpoint-doctor " + Version.current());
       return 0;
     } catch (SettingsException e) {
       System.err.println("checkpoint-doctor: " + e.getMessage());

@@ -2,6 +2,7 @@ package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.alerting.AlertingSettings;
 import dev.checkpointdoctor.api.history.InfluxSettings;
+import dev.checkpointdoctor.detector.model.DeliverySettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import java.net.URI;
 import java.nio.file.Path;
@@ -9,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -29,7 +29,8 @@ public record ServiceSettings(
     IngestLimits limits,
     AccessSettings access,
     AlertingSettings alerting,
-    InfluxSettings influx) {
+    InfluxSettings influx,
+    DeliverySettings delivery) {
 
   static final List<Option> OPTIONS = List.of(
       Option.single("--host", "CPD_HOST", "0.0.0.0", "Address to listen on."),
@@ -79,6 +80,18 @@ public record ServiceSettings(
           "Most series tracked in total; samples of further new series are dropped and counted."),
       Option.single("--max-series-per-job", "CPD_MAX_SERIES_PER_JOB", "50000",
           "Most series tracked per job_name (or Prometheus job); further new ones are dropped."),
+      Option.single("--max-delivery-lag", "CPD_MAX_DELIVERY_LAG", "5m",
+          "How far (event time) one source or shard may run behind another and still be "
+              + "gathered and joined as if sent in order."),
+      Option.single("--ha-replica-label", "CPD_HA_REPLICA_LABEL", null,
+          "External label telling an HA pair's Prometheus replicas apart (e.g. "
+              + "prometheus_replica): learn from one replica per source, fail over to the other."),
+      Option.single("--ha-failover-timeout", "CPD_HA_FAILOVER_TIMEOUT", "30s",
+          "How long (event time) the elected replica may send nothing before the other is "
+              + "elected."),
+      Option.single("--job-identity-labels", "CPD_JOB_IDENTITY_LABELS", null,
+          "Comma-separated labels that with job_name identify a job (e.g. cluster): jobs of the "
+              + "same name in different clusters are kept apart."),
       Option.single("--max-future-skew", "CPD_MAX_FUTURE_SKEW", "10m",
           "Samples further ahead of this clock are dropped and counted (future_timestamp)."),
       Option.single("--max-sample-age", "CPD_MAX_SAMPLE_AGE", "off",
@@ -118,16 +131,18 @@ public record ServiceSettings(
       Option.single("--influx-user", "CPD_INFLUX_USER", null, "InfluxDB user (optional)."),
       Option.single("--influx-password", "CPD_INFLUX_PASSWORD", null,
           "InfluxDB password (optional; prefer the environment variable)."),
-      Option.single("--help", null, null, "Print this help and exit."));
+      Option.single("--help", null, null, "Print this help and exit."),
+      Option.single("--version", null, null, "Print the version and exit."));
 
   /** Parses flags over environment over defaults. */
   public static ServiceSettings parse(List<String> args, Map<String, String> env)
       throws SettingsException {
-    Map<String, List<String>> values = new LinkedHashMap<>();
+    Values values = new Values();
     for (Option o : OPTIONS) {
       if (o.env() != null && env.containsKey(o.env()) && !env.get(o.env()).isBlank()) {
         String v = env.get(o.env());
-        values.put(o.flag(), o.repeatable() ? splitList(v) : new ArrayList<>(List.of(v)));
+        values.put(o.flag(), o.repeatable() ? splitList(v) : new ArrayList<>(List.of(v)),
+            o.env());
       }
     }
     Map<String, List<String>> fromFlags = new LinkedHashMap<>();
@@ -140,9 +155,15 @@ public record ServiceSettings(
         name = arg.substring(0, eq);
         value = arg.substring(eq + 1);
       }
+      if (name.equals("-h")) {
+        throw new HelpRequested();
+      }
       Option o = find(name);
       if (o.flag().equals("--help")) {
         throw new HelpRequested();
+      }
+      if (o.flag().equals("--version")) {
+        throw new VersionRequested();
       }
       if (value == null) {
         if (i + 1 >= args.size()) {
@@ -156,8 +177,40 @@ public record ServiceSettings(
       }
       list.add(value);
     }
-    values.putAll(fromFlags);
+    fromFlags.forEach((flag, list) -> values.put(flag, list, flag));
     return build(values);
+  }
+
+  /**
+   * The values given, by flag, and where each came from: an error about a value set in the
+   * environment names the variable, one set on the command line the flag.
+   */
+  private static final class Values {
+    private final Map<String, List<String>> given = new LinkedHashMap<>();
+    private final Map<String, String> source = new LinkedHashMap<>();
+
+    void put(String flag, List<String> list, String from) {
+      given.put(flag, list);
+      source.put(flag, from);
+    }
+
+    List<String> all(String flag) {
+      return given.getOrDefault(flag, List.of());
+    }
+
+    /** The flag, or the environment variable its value came from. */
+    String name(String flag) {
+      return source.getOrDefault(flag, flag);
+    }
+
+    String get(String flag) {
+      List<String> list = given.get(flag);
+      if (list != null && !list.isEmpty()) {
+        return list.get(list.size() - 1).trim();
+      }
+      return OPTIONS.stream().filter(o -> o.flag().equals(flag)).findFirst().orElseThrow()
+          .defaultValue();
+    }
   }
 
   private static Option find(String name) throws SettingsException {
@@ -169,20 +222,21 @@ public record ServiceSettings(
     throw new SettingsException("unknown option " + name + " (see --help)");
   }
 
-  private static ServiceSettings build(Map<String, List<String>> v) throws SettingsException {
+  private static ServiceSettings build(Values v) throws SettingsException {
     Map<String, String> aliases = new LinkedHashMap<>();
-    for (String pair : v.getOrDefault("--host-alias", List.of())) {
+    for (String pair : v.all("--host-alias")) {
       int eq = pair.indexOf('=');
       if (eq <= 0 || eq == pair.length() - 1) {
-        throw new SettingsException("--host-alias expects FLINK_HOST=NODE, got \"" + pair + "\"");
+        throw new SettingsException(v.name("--host-alias") + " expects FLINK_HOST=NODE, got \""
+            + pair + "\"");
       }
       aliases.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
     }
     int minObs = intOf(v, "--min-observations", 3, 100_000);
     int window = intOf(v, "--window", 3, 4096);
     if (window < minObs) {
-      throw new SettingsException("--window (" + window + ") must be at least --min-observations ("
-          + minObs + ")");
+      throw new SettingsException(v.name("--window") + " (" + window + ") must be at least "
+          + v.name("--min-observations") + " (" + minObs + ")");
     }
     DetectorSettings defaults = DetectorSettings.defaults();
     DetectorSettings detector;
@@ -194,22 +248,40 @@ public record ServiceSettings(
     } catch (IllegalArgumentException e) {
       throw new SettingsException(e.getMessage());
     }
-    Path dataDir = Path.of(value(v, "--data-dir"));
-    return new ServiceSettings(value(v, "--host"), intOf(v, "--port", 0, 65535), dataDir,
+    String dir = v.get("--data-dir");
+    if (dir == null || dir.isBlank()) {
+      throw new SettingsException(v.name("--data-dir") + " must name a directory");
+    }
+    Path dataDir = Path.of(dir);
+    return new ServiceSettings(v.get("--host"), intOf(v, "--port", 0, 65535), dataDir,
         durationOf(v, "--snapshot-interval"), longOf(v, "--max-body-bytes", 1024, 1L << 30),
         longOf(v, "--max-decompressed-bytes", 1024, Integer.MAX_VALUE - 8),
         intOf(v, "--queue-samples", 1000, 100_000_000), detector, limitsOf(v), accessOf(v),
-        alerting(v), influx(v));
+        alerting(v), influx(v), delivery(v));
   }
 
-  private static Duration newNormalAfter(Map<String, List<String>> v) throws SettingsException {
-    String after = value(v, "--new-normal-after");
+  private static Duration newNormalAfter(Values v) throws SettingsException {
+    String after = v.get("--new-normal-after");
     return after.equalsIgnoreCase("off") ? Duration.ZERO
-        : parseDuration("--new-normal-after", after);
+        : parseDuration(v.name("--new-normal-after"), after);
   }
 
-  private static IngestLimits limitsOf(Map<String, List<String>> v) throws SettingsException {
-    String age = value(v, "--max-sample-age");
+  private static DeliverySettings delivery(Values v) throws SettingsException {
+    String replica = v.get("--ha-replica-label");
+    String identity = v.get("--job-identity-labels");
+    List<String> identityLabels = identity == null ? List.of() : splitList(identity);
+    try {
+      return new DeliverySettings(durationOf(v, "--max-delivery-lag"),
+          replica == null || replica.isBlank() ? null : replica,
+          durationOf(v, "--ha-failover-timeout"), identityLabels);
+    } catch (IllegalArgumentException e) {
+      throw new SettingsException(v.name("--ha-replica-label") + "/"
+          + v.name("--job-identity-labels") + ": " + e.getMessage());
+    }
+  }
+
+  private static IngestLimits limitsOf(Values v) throws SettingsException {
+    String age = v.get("--max-sample-age");
     return new IngestLimits(intOf(v, "--max-series-per-request", 1, 10_000_000),
         intOf(v, "--max-labels-per-series", 1, 10_000),
         intOf(v, "--max-label-name-length", 1, 1 << 20),
@@ -217,49 +289,48 @@ public record ServiceSettings(
         intOf(v, "--max-samples-per-request", 1, 100_000_000),
         intOf(v, "--max-series", 1, 100_000_000), intOf(v, "--max-series-per-job", 1, 100_000_000),
         durationOf(v, "--max-future-skew"),
-        age.equalsIgnoreCase("off") ? null : parseDuration("--max-sample-age", age));
+        age.equalsIgnoreCase("off") ? null : parseDuration(v.name("--max-sample-age"), age));
   }
 
-  private static AccessSettings accessOf(Map<String, List<String>> v) throws SettingsException {
+  private static AccessSettings accessOf(Values v) throws SettingsException {
     return AccessSettings.of(
-        AccessSettings.credentials("write", value(v, "--write-token"),
-            value(v, "--write-token-file"), value(v, "--write-basic-auth"),
-            value(v, "--write-basic-auth-file")),
-        AccessSettings.credentials("api", value(v, "--api-token"), value(v, "--api-token-file"),
-            value(v, "--api-basic-auth"), value(v, "--api-basic-auth-file")),
-        value(v, "--tls-cert"), value(v, "--tls-key"));
+        AccessSettings.credentials("write", v.get("--write-token"),
+            v.get("--write-token-file"), v.get("--write-basic-auth"),
+            v.get("--write-basic-auth-file"), v::name),
+        AccessSettings.credentials("api", v.get("--api-token"), v.get("--api-token-file"),
+            v.get("--api-basic-auth"), v.get("--api-basic-auth-file"), v::name),
+        v.get("--tls-cert"), v.get("--tls-key"), v::name);
   }
 
-  private static AlertingSettings alerting(Map<String, List<String>> v)
-      throws SettingsException {
+  private static AlertingSettings alerting(Values v) throws SettingsException {
     List<URI> urls = new ArrayList<>();
-    for (String u : v.getOrDefault("--alertmanager-url", List.of())) {
-      urls.add(httpUrl("--alertmanager-url", u));
+    for (String u : v.all("--alertmanager-url")) {
+      urls.add(httpUrl(v.name("--alertmanager-url"), u));
     }
-    String external = value(v, "--external-url");
+    String external = v.get("--external-url");
     if (external != null && !external.isBlank()) {
-      external = httpUrl("--external-url", external).toString();
+      external = httpUrl(v.name("--external-url"), external).toString();
     } else {
       external = null;
     }
     return new AlertingSettings(urls, durationOf(v, "--alert-resend-interval"), external);
   }
 
-  private static InfluxSettings influx(Map<String, List<String>> v) throws SettingsException {
-    String url = value(v, "--influx-url");
+  private static InfluxSettings influx(Values v) throws SettingsException {
+    String url = v.get("--influx-url");
     if (url == null || url.isBlank()) {
       return null;
     }
-    String db = value(v, "--influx-db");
+    String db = v.get("--influx-db");
     if (db == null || db.isBlank() || db.contains("\"") || db.contains("\n")) {
-      throw new SettingsException("--influx-db must be a plain database name, got \"" + db
-          + "\"");
+      throw new SettingsException(v.name("--influx-db") + " must be a plain database name, got \""
+          + db + "\"");
     }
-    return new InfluxSettings(httpUrl("--influx-url", url).toString(), db,
-        value(v, "--influx-user"), value(v, "--influx-password"));
+    return new InfluxSettings(httpUrl(v.name("--influx-url"), url).toString(), db,
+        v.get("--influx-user"), v.get("--influx-password"));
   }
 
-  private static URI httpUrl(String flag, String s) throws SettingsException {
+  private static URI httpUrl(String name, String s) throws SettingsException {
     String trimmed = s.trim();
     while (trimmed.endsWith("/")) {
       trimmed = trimmed.substring(0, trimmed.length() - 1);
@@ -273,77 +344,55 @@ public record ServiceSettings(
     } catch (java.net.URISyntaxException e) {
       // reported below with the flag's name
     }
-    throw new SettingsException(flag + " must be an http(s) URL like http://host:9093, got \""
+    throw new SettingsException(name + " must be an http(s) URL like http://host:9093, got \""
         + s + "\"");
   }
 
-  private static String value(Map<String, List<String>> v, String flag) {
-    List<String> given = v.get(flag);
-    if (given != null && !given.isEmpty()) {
-      return given.get(given.size() - 1).trim();
-    }
-    return OPTIONS.stream().filter(o -> o.flag().equals(flag)).findFirst().orElseThrow()
-        .defaultValue();
-  }
-
-  private static int intOf(Map<String, List<String>> v, String flag, int min, int max)
-      throws SettingsException {
+  private static int intOf(Values v, String flag, int min, int max) throws SettingsException {
     return (int) longOf(v, flag, min, max);
   }
 
-  private static long longOf(Map<String, List<String>> v, String flag, long min, long max)
+  private static long longOf(Values v, String flag, long min, long max)
       throws SettingsException {
-    String s = value(v, flag);
+    String s = v.get(flag);
     try {
       long n = Long.parseLong(s);
       if (n < min || n > max) {
-        throw new SettingsException(flag + " must be between " + min + " and " + max + ", got "
-            + s);
+        throw new SettingsException(v.name(flag) + " must be between " + min + " and " + max
+            + ", got " + s);
       }
       return n;
     } catch (NumberFormatException e) {
-      throw new SettingsException(flag + " must be a whole number, got \"" + s + "\"");
+      throw new SettingsException(v.name(flag) + " must be a whole number, got \"" + s + "\"");
     }
   }
 
-  private static double doubleOf(Map<String, List<String>> v, String flag, double min,
-      double max) throws SettingsException {
-    String s = value(v, flag);
+  private static double doubleOf(Values v, String flag, double min, double max)
+      throws SettingsException {
+    String s = v.get(flag);
     try {
       double d = Double.parseDouble(s);
       if (!(d >= min && d <= max)) {
-        throw new SettingsException(flag + " must be between " + min + " and " + max + ", got "
-            + s);
+        throw new SettingsException(v.name(flag) + " must be between " + min + " and " + max
+            + ", got " + s);
       }
       return d;
     } catch (NumberFormatException e) {
-      throw new SettingsException(flag + " must be a number, got \"" + s + "\"");
+      throw new SettingsException(v.name(flag) + " must be a number, got \"" + s + "\"");
     }
   }
 
-  private static final java.util.regex.Pattern DURATION =
-      java.util.regex.Pattern.compile("(\\d{1,12})(ms|s|m|h|d)");
-
-  /** Durations as Prometheus writes them: 500ms, 30s, 10m, 2h, 3d. */
-  static Duration parseDuration(String flag, String s) throws SettingsException {
-    java.util.regex.Matcher m = DURATION.matcher(s.trim().toLowerCase(Locale.ROOT));
-    if (m.matches() && Long.parseLong(m.group(1)) > 0) {
-      long n = Long.parseLong(m.group(1));
-      return switch (m.group(2)) {
-        case "ms" -> Duration.ofMillis(n);
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        case "h" -> Duration.ofHours(n);
-        default -> Duration.ofDays(n);
-      };
+  /** A duration in Prometheus syntax ({@link PromDuration}); {@code name} is the flag or env. */
+  static Duration parseDuration(String name, String s) throws SettingsException {
+    try {
+      return PromDuration.parsePositive(s);
+    } catch (IllegalArgumentException e) {
+      throw new SettingsException(name + " " + e.getMessage());
     }
-    throw new SettingsException(flag + " must be a positive duration like 30s, 10m or 2h, got \""
-        + s + "\"");
   }
 
-  private static Duration durationOf(Map<String, List<String>> v, String flag)
-      throws SettingsException {
-    return parseDuration(flag, value(v, flag));
+  private static Duration durationOf(Values v, String flag) throws SettingsException {
+    return parseDuration(v.name(flag), v.get(flag));
   }
 
   private static List<String> splitList(String s) {
@@ -358,25 +407,20 @@ public record ServiceSettings(
 
   /** The text of {@code --help}. */
   public static String help() {
-    StringBuilder sb = new StringBuilder();
-    sb.append("Checkpoint Doctor: learns each Flink job's normal checkpointing from Prometheus\n")
-        .append("remote-write and explains when it goes wrong.\n\n")
-        .append("Usage: java -jar checkpoint-doctor.jar [OPTIONS]\n\nOptions (flag, env):\n");
-    for (Option o : OPTIONS) {
-      sb.append(String.format("  %-28s %s%n", o.flag() + (o.flag().equals("--help") ? ""
-          : o.repeatable() ? " VALUE (repeatable)" : " VALUE"), o.description()));
-      if (o.env() != null) {
-        sb.append(String.format("  %-28s env %s%s%n", "", o.env(),
-            o.defaultValue() == null ? "" : ", default " + o.defaultValue()));
-      }
-    }
-    return sb.toString();
+    return ServiceHelp.text(OPTIONS);
   }
 
   /** Thrown by {@link #parse} when --help is given. */
   public static final class HelpRequested extends RuntimeException {
     HelpRequested() {
       super("help", null, false, false);
+    }
+  }
+
+  /** Thrown by {@link #parse} when --version is given. */
+  public static final class VersionRequested extends RuntimeException {
+    VersionRequested() {
+      super("version", null, false, false);
     }
   }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -27,6 +28,10 @@ public final class SnapshotStore {
 
   private final Path dir;
   private final Clock clock;
+  private final AtomicLong saved = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
+  private volatile long lastSuccessMs;
+  private volatile String problem;
 
   public SnapshotStore(Path dir, Clock clock) {
     this.dir = dir;
@@ -41,7 +46,7 @@ public final class SnapshotStore {
   public record Loaded(DetectorState state, String description) {}
 
   public Loaded load() throws IOException {
-    Files.createDirectories(dir);
+    DataDir.prepare(dir);
     Path file = file();
     byte[] bytes;
     try {
@@ -63,8 +68,47 @@ public final class SnapshotStore {
     }
   }
 
-  /** Writes atomically: temp file, fsync, rename, fsync of the directory. */
-  public synchronized void save(DetectorState state) throws IOException {
+  /**
+   * Writes atomically and keeps count: a failure is remembered (see {@link #problem()}) until a
+   * later save succeeds.
+   *
+   * @return the bytes written
+   */
+  public synchronized long save(DetectorState state) throws IOException {
+    try {
+      long n = write(state);
+      saved.incrementAndGet();
+      lastSuccessMs = clock.millis();
+      problem = null;
+      return n;
+    } catch (IOException | RuntimeException e) {
+      failed.incrementAndGet();
+      problem = "snapshot to " + file() + " failed: " + (e instanceof IOException io
+          ? DataDir.reason(io) : String.valueOf(e.getMessage()));
+      throw e;
+    }
+  }
+
+  /** Why the last snapshot failed, or null when it succeeded (or none was attempted yet). */
+  public String problem() {
+    return problem;
+  }
+
+  public long savedCount() {
+    return saved.get();
+  }
+
+  public long failedCount() {
+    return failed.get();
+  }
+
+  /** Wall-clock time of the last successful save, or 0 before the first. */
+  public long lastSuccessMs() {
+    return lastSuccessMs;
+  }
+
+  /** Temp file, fsync, rename, fsync of the directory. */
+  private long write(DetectorState state) throws IOException {
     Files.createDirectories(dir);
     byte[] bytes = DetectorStateCodec.encode(state);
     Path tmp = dir.resolve(FILE + ".tmp");
@@ -87,5 +131,6 @@ public final class SnapshotStore {
     } catch (IOException e) {
       // Some file systems cannot open a directory for fsync; the rename is still atomic.
     }
+    return bytes.length;
   }
 }

@@ -6,6 +6,7 @@ import dev.checkpointdoctor.eval.scenario.DetectorFlagParser;
 import dev.checkpointdoctor.eval.scenario.ReplayCommand;
 import dev.checkpointdoctor.eval.scenario.ScenariosCommand;
 import dev.checkpointdoctor.eval.scenario.UsageException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -38,4 +39,20 @@ final class Subcommands {
       "accuracy", args -> AccuracyCommand.run(args, DETECTOR_FLAGS),
       "nab", NabCommands::run,
       "nab-score", NabCommands::score);
+
+  /** One line per tool for {@code --help}, in the order a user meets them. */
+  static final Map<String, String> DESCRIPTIONS = descriptions();
+
+  private static Map<String, String> descriptions() {
+    Map<String, String> d = new LinkedHashMap<>();
+    d.put("replay", "run recorded metric histories offline; print anomalies and diagnoses");
+    d.put("accuracy", "replay a scenario corpus and report per scenario what was found");
+    d.put("scenarios", "generate the scenario corpus (gzip'd recordings and a manifest)");
+    d.put("nab", "run the detector over the Numenta Anomaly Benchmark data");
+    d.put("nab-score", "score NAB results per profile and category");
+    if (!d.keySet().equals(ALL.keySet())) {
+      throw new IllegalStateException("every subcommand needs a description");
+    }
+    return java.util.Collections.unmodifiableMap(d);
+  }
 }

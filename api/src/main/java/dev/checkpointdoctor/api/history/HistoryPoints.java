@@ -5,6 +5,7 @@ import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.Evaluation;
+import dev.checkpointdoctor.detector.model.JobIdentity;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -38,13 +39,34 @@ public final class HistoryPoints {
 
   private HistoryPoints() {}
 
+  private static final java.util.Set<String> OWN_TAGS =
+      java.util.Set.of("job", "signal", "scope", "state", "cause", "severity");
+
+  /**
+   * Tags the job: {@code job} is its key; with job identity labels, each (e.g. {@code cluster})
+   * is a tag of its own too, unless it would replace one of the schema's tags.
+   */
+  private static Point.Builder job(Point.Builder b, String key, JobIdentity identity) {
+    b.tag("job", key);
+    identity.labelsOf(key).forEach((name, value) -> {
+      if (!OWN_TAGS.contains(name) && !value.isEmpty()) {
+        b.tag(name, value);
+      }
+    });
+    return b;
+  }
+
   /**
    * The observation and, once the baseline is ready, its band. NaN or infinite values are left
    * out: InfluxDB cannot store them.
    */
   public static Point of(Evaluation e) {
-    Point.Builder b = Point.measurement(SIGNAL).time(e.timestampMs(), TimeUnit.MILLISECONDS)
-        .tag("job", e.job()).tag("signal", e.signal().id()).tag("scope", e.scope());
+    return of(e, JobIdentity.jobNameOnly());
+  }
+
+  public static Point of(Evaluation e, JobIdentity identity) {
+    Point.Builder b = job(Point.measurement(SIGNAL).time(e.timestampMs(), TimeUnit.MILLISECONDS),
+        e.job(), identity).tag("signal", e.signal().id()).tag("scope", e.scope());
     number(b, "observed", e.observed());
     if (e.ready()) {
       number(b, "expected", e.expected());
@@ -56,10 +78,14 @@ public final class HistoryPoints {
   }
 
   public static Point of(Anomaly a) {
+    return of(a, JobIdentity.jobNameOnly());
+  }
+
+  public static Point of(Anomaly a, JobIdentity identity) {
     String cause = a.causes().isEmpty() ? "undiagnosed" : a.causes().get(0).cause();
-    Point.Builder b = Point.measurement(ANOMALY)
-        .time(a.open() ? a.startedAtMs() : a.endedAtMs(), TimeUnit.MILLISECONDS)
-        .tag("job", a.job()).tag("signal", a.signal().id()).tag("scope", a.scope())
+    Point.Builder b = job(Point.measurement(ANOMALY)
+        .time(a.open() ? a.startedAtMs() : a.endedAtMs(), TimeUnit.MILLISECONDS), a.job(),
+        identity).tag("signal", a.signal().id()).tag("scope", a.scope())
         .tag("state", a.state()).tag("cause", cause).addField("id", a.id());
     number(b, "observed", a.observed());
     number(b, "expected", a.expected());
@@ -74,10 +100,15 @@ public final class HistoryPoints {
 
   /** {@code after} null: the diagnosis closed; the point then carries the cause that ended. */
   public static Point of(String job, Diagnosis before, Diagnosis after, long eventTimeMs) {
+    return of(job, before, after, eventTimeMs, JobIdentity.jobNameOnly());
+  }
+
+  public static Point of(String job, Diagnosis before, Diagnosis after, long eventTimeMs,
+      JobIdentity identity) {
     Diagnosis d = after != null ? after : before;
     String state = after == null ? "closed" : before == null ? "opened" : "changed";
-    Point.Builder b = Point.measurement(DIAGNOSIS).time(eventTimeMs, TimeUnit.MILLISECONDS)
-        .tag("job", job).tag("cause", d.cause()).tag("state", state)
+    Point.Builder b = job(Point.measurement(DIAGNOSIS).time(eventTimeMs, TimeUnit.MILLISECONDS),
+        job, identity).tag("cause", d.cause()).tag("state", state)
         .tag("severity", Severity.of(d).label())
         .tag("signal", d.signal() == null ? "unknown" : d.signal())
         .addField("confidence", d.confidence())

@@ -4,6 +4,7 @@ import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.Evaluation;
+import dev.checkpointdoctor.detector.model.JobIdentity;
 import dev.checkpointdoctor.detector.pipeline.DetectorListener;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,6 +40,7 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
   private final InfluxDB influx;
   private final String database;
   private final ServiceMetrics metrics;
+  private final JobIdentity identity;
   private final Duration flushInterval;
   // Events, not Points: building line-protocol points is the writer's work, not the detector's.
   private final BlockingQueue<Supplier<Point>> buffer;
@@ -49,6 +51,13 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
 
   public InfluxHistory(InfluxSettings settings, ServiceMetrics metrics, Duration flushInterval,
       int bufferPoints) {
+    this(settings, metrics, flushInterval, bufferPoints, JobIdentity.jobNameOnly());
+  }
+
+  /** @param identity what a job key is made of: points are tagged with its labels */
+  public InfluxHistory(InfluxSettings settings, ServiceMetrics metrics, Duration flushInterval,
+      int bufferPoints, JobIdentity identity) {
+    this.identity = identity;
     this.database = settings.database();
     this.metrics = metrics;
     this.flushInterval = flushInterval;
@@ -67,22 +76,22 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
 
   @Override
   public void evaluated(Evaluation e) {
-    offer(() -> HistoryPoints.of(e));
+    offer(() -> HistoryPoints.of(e, identity));
   }
 
   @Override
   public void anomalyOpened(Anomaly a) {
-    offer(() -> HistoryPoints.of(a));
+    offer(() -> HistoryPoints.of(a, identity));
   }
 
   @Override
   public void anomalyResolved(Anomaly a) {
-    offer(() -> HistoryPoints.of(a));
+    offer(() -> HistoryPoints.of(a, identity));
   }
 
   @Override
   public void diagnosisChanged(String job, Diagnosis before, Diagnosis after, long eventTimeMs) {
-    offer(() -> HistoryPoints.of(job, before, after, eventTimeMs));
+    offer(() -> HistoryPoints.of(job, before, after, eventTimeMs, identity));
   }
 
   private void offer(Supplier<Point> p) {

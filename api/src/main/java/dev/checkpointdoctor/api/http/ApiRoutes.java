@@ -3,6 +3,7 @@ package dev.checkpointdoctor.api.http;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.JobSummary;
+import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -27,24 +28,33 @@ final class ApiRoutes {
     this.detector = detector;
   }
 
+  static final List<String> ANOMALY_FILTERS = List.of("job", "state", "signal", "since");
+
   void jobs(RoutingContext ctx) {
+    if (!QueryParams.accept(ctx, List.of())) {
+      return;
+    }
     respond(ctx, () -> {
       JsonArray jobs = new JsonArray();
       for (JobSummary j : detector.jobs()) {
-        jobs.add(JsonViews.job(j));
+        jobs.add(JsonViews.job(j, detector.jobIdentity()));
       }
-      return new Reply(200, new JsonObject().put("jobs", jobs));
+      return new Reply(200, new JsonObject().put("jobs", jobs)
+          .put("unjoinedSamples", detector.unjoinedSamples()));
     });
   }
 
   void job(RoutingContext ctx) {
+    if (!QueryParams.accept(ctx, List.of())) {
+      return;
+    }
     String name = ctx.pathParam("job");
     respond(ctx, () -> {
       Optional<JobSummary> job = detector.job(name);
       if (job.isEmpty()) {
         return Reply.error(404, "no job named \"" + name + "\"");
       }
-      JsonObject body = JsonViews.job(job.get());
+      JsonObject body = JsonViews.job(job.get(), detector.jobIdentity());
       body.put("diagnosis", detector.diagnosis(name).map(JsonViews::diagnosis).orElse(null));
       body.put("baselines", baselines(detector.baselines(name)));
       return new Reply(200, body);
@@ -52,6 +62,9 @@ final class ApiRoutes {
   }
 
   void baselines(RoutingContext ctx) {
+    if (!QueryParams.accept(ctx, List.of())) {
+      return;
+    }
     String name = ctx.pathParam("job");
     respond(ctx, () -> {
       if (detector.job(name).isEmpty()) {
@@ -63,9 +76,22 @@ final class ApiRoutes {
   }
 
   void anomalies(RoutingContext ctx) {
+    if (!QueryParams.accept(ctx, ANOMALY_FILTERS)) {
+      return;
+    }
     String job = ctx.queryParams().get("job");
     String state = ctx.queryParams().get("state");
     String since = ctx.queryParams().get("since");
+    String signalId = ctx.queryParams().get("signal");
+    Signal signal = null;
+    if (signalId != null && !signalId.isEmpty()) {
+      signal = Signal.byId(signalId).orElse(null);
+      if (signal == null) {
+        Responses.error(ctx, 400, "unknown signal \"" + signalId + "\", e.g. "
+            + "checkpoint_duration (every signal: README, How detection works)");
+        return;
+      }
+    }
     Boolean open;
     if (state == null || state.isEmpty()) {
       open = null;
@@ -88,10 +114,13 @@ final class ApiRoutes {
       }
     }
     long from = sinceMs;
+    Signal only = signal;
     respond(ctx, () -> {
       JsonArray list = new JsonArray();
       for (Anomaly a : detector.anomalies(job == null || job.isEmpty() ? null : job, open, from)) {
-        list.add(JsonViews.anomaly(a));
+        if (only == null || a.signal() == only) {
+          list.add(JsonViews.anomaly(a));
+        }
       }
       return new Reply(200, new JsonObject().put("anomalies", list));
     });

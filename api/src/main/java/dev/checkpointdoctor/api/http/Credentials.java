@@ -50,6 +50,11 @@ public record Credentials(String bearerToken, String basicUser, String basicPass
     return bearerToken != null ? "Bearer" + realm : "Basic" + realm + ", charset=\"UTF-8\"";
   }
 
+  /** The challenge minus Basic (which browsers answer with their own dialog), or null. */
+  String challengeWithoutBrowserDialog() {
+    return bearerToken != null ? "Bearer realm=\"checkpoint-doctor\"" : null;
+  }
+
   // Secrets must not leak through comparison timing.
   private static boolean constantTimeEquals(String given, String expected) {
     return MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),

@@ -17,7 +17,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -28,21 +28,27 @@ public final class HttpService {
 
   private HttpService() {}
 
+  /**
+   * @param notReady why the service is not ready (a snapshot failing), or null when it is
+   */
   public static Router router(Vertx vertx, Detector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
-      SeriesStore series, BooleanSupplier ready, IngressPolicy policy) {
+      SeriesStore series, Supplier<String> notReady, IngressPolicy policy) {
     Router router = Router.router(vertx);
     router.route().handler(ctx -> {
       ctx.addHeadersEndHandler(v -> metrics.request(routeLabel(ctx),
           ctx.response().getStatusCode()));
       ctx.next();
     });
-    // Everything but the probes and the write path (guarded below, before its body is read).
-    router.route().handler(new AccessGuard(policy.api(),
-        Set.of("/healthz", "/readyz", RemoteWriteHandler.PATH), () -> { }));
+    // Everything but the probes, the pages, the docs and the write path (guarded below, before
+    // its body is read). Pages and docs are the jar's static files; the data they show comes
+    // from the API, with credentials the page asks the user for.
+    Set<String> openPaths = Set.of("/", "/healthz", "/readyz", RemoteWriteHandler.PATH);
+    router.route().handler(new AccessGuard(policy.api(), path -> openPaths.contains(path)
+        || path.startsWith(UiRoutes.PREFIX) || path.startsWith("/docs/"), () -> { }));
 
     // A route of its own: Vert.x wants body handlers first on a route.
-    router.post(RemoteWriteHandler.PATH).handler(new AccessGuard(policy.write(), Set.of(),
+    router.post(RemoteWriteHandler.PATH).handler(new AccessGuard(policy.write(), path -> false,
         () -> metrics.rejected(DropReason.UNAUTHORIZED)));
     router.post(RemoteWriteHandler.PATH)
         .handler(new PooledBodyReader(limits.maxCompressedBytes(),
@@ -64,9 +70,12 @@ public final class HttpService {
     router.get("/healthz").handler(ctx -> Responses.json(ctx, 200,
         new JsonObject().put("status", "ok")));
     router.get("/readyz").handler(ctx -> {
-      boolean ok = ready.getAsBoolean() && worker.alive();
-      Responses.json(ctx, ok ? 200 : 503, new JsonObject().put("status", ok ? "ready"
-          : "not ready"));
+      String problem = worker.alive() ? notReady.get() : "the detector worker stopped";
+      JsonObject body = new JsonObject().put("status", problem == null ? "ready" : "not ready");
+      if (problem != null) {
+        body.put("reason", problem);
+      }
+      Responses.json(ctx, problem == null ? 200 : 503, body);
     });
     router.get("/metrics").handler(ctx -> vertx.executeBlocking(metrics::scrape, false)
         .onSuccess(bytes -> ctx.response().putHeader("Content-Type", metrics.contentType())

@@ -1,9 +1,12 @@
 package dev.checkpointdoctor.api.http;
 
+import dev.checkpointdoctor.api.alerting.Severity;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.JobIdentity;
+import dev.checkpointdoctor.detector.model.MissingSource;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -24,13 +27,22 @@ final class JsonViews {
     return Double.isFinite(d) ? d : null;
   }
 
-  static JsonObject job(JobSummary j) {
+  /** {@code job} is the key; {@code jobName} Flink's job_name; {@code labels} the identity. */
+  static JsonObject job(JobSummary j, JobIdentity identity) {
+    JsonObject labels = new JsonObject();
+    identity.labelsOf(j.job()).forEach(labels::put);
     return new JsonObject()
         .put("job", j.job())
+        .put("jobName", identity.jobName(j.job()))
+        .put("labels", labels)
         .put("status", j.status())
         .put("signals", new JsonArray(j.signals()))
         .put("openAnomalies", j.openAnomalies())
-        .put("lastSeen", time(j.lastSeenMs()));
+        .put("lastSeen", time(j.lastSeenMs()))
+        .put("baselinesReady", j.baselinesReady())
+        .put("baselinesTotal", j.baselinesTotal())
+        .put("checkpointsUntilReady", j.checkpointsUntilReady())
+        .put("readyAt", time(j.readyAtMs()));
   }
 
   static JsonObject baseline(BaselineSummary b) {
@@ -61,6 +73,7 @@ final class JsonViews {
         .put("job", a.job())
         .put("signal", a.signal().id())
         .put("scope", a.scope())
+        .put("unit", a.signal().unit())
         .put("state", a.state())
         .put("startedAt", time(a.startedAtMs()))
         .put("endedAt", a.open() ? null : time(a.endedAtMs()))
@@ -82,13 +95,28 @@ final class JsonViews {
         .put("cause", d.cause())
         .put("confidence", d.confidence())
         .put("since", time(d.sinceMs()))
+        .put("severity", Severity.of(d).label())
         .put("signal", d.signal())
         .put("checkpointsFailing", d.checkpointsFailing())
         .put("hoursToTimeout", d.hoursToTimeout())
         .put("evidence", cause(top).getJsonArray("evidence"))
         .put("remedy", top.remedy())
         .put("docs", top.docsUrl())
-        .put("causes", ranked);
+        .put("runbook", runbook(top.docsUrl()))
+        .put("causes", ranked)
+        .put("missingSources", missingSources(d));
+  }
+
+  static JsonArray missingSources(Diagnosis d) {
+    JsonArray out = new JsonArray();
+    for (MissingSource m : d.missingSources()) {
+      out.add(new JsonObject()
+          .put("source", m.source())
+          .put("cause", m.cause())
+          .put("why", m.why())
+          .put("fix", m.fix()));
+    }
+    return out;
   }
 
   static JsonObject cause(CauseHypothesis c) {
@@ -99,6 +127,10 @@ final class JsonViews {
           .put("scope", e.scope())
           .put("observed", number(e.observed()))
           .put("expected", number(e.expected()))
+          .put("relation", e.relation())
+          .put("spread", number(e.spread()))
+          .put("confidence", number(e.confidence()))
+          .put("since", e.sinceMs() < 0 ? null : time(e.sinceMs()))
           .put("sentence", e.sentence()));
     }
     return new JsonObject()
@@ -106,6 +138,22 @@ final class JsonViews {
         .put("confidence", c.confidence())
         .put("evidence", evidence)
         .put("remedy", c.remedy())
-        .put("docs", c.docsUrl());
+        .put("docs", c.docsUrl())
+        .put("runbook", runbook(c.docsUrl()));
+  }
+
+  /**
+   * Where a browser reads a cause's runbook: a page of the repository's docs/ is served by this
+   * service as HTML ({@code docs/causes/x.md} is {@code /docs/causes/x.html}); a web address is
+   * kept as it is.
+   */
+  static String runbook(String docs) {
+    if (docs == null || docs.isEmpty()) {
+      return null;
+    }
+    if (docs.startsWith("docs/") && docs.endsWith(".md")) {
+      return "/" + docs.substring(0, docs.length() - ".md".length()) + ".html";
+    }
+    return docs.startsWith("http://") || docs.startsWith("https://") ? docs : null;
   }
 }

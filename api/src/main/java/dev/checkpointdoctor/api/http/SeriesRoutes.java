@@ -37,6 +37,9 @@ final class SeriesRoutes {
   }
 
   void series(RoutingContext ctx) {
+    if (!QueryParams.accept(ctx, List.of("signal", "scope", "from", "to", "points"))) {
+      return;
+    }
     String job = ctx.pathParam("job");
     Query q;
     try {
@@ -98,6 +101,7 @@ final class SeriesRoutes {
   private static JsonObject point(SeriesPoint p) {
     return new JsonObject().put("start", JsonViews.time(p.startMs()))
         .put("end", JsonViews.time(p.endMs()))
+        .put("firstAt", JsonViews.time(p.firstMs()))
         .put("min", JsonViews.number(p.min()))
         .put("max", JsonViews.number(p.max()))
         .put("last", JsonViews.number(p.last()))

@@ -113,23 +113,37 @@ public final class ServiceMetrics {
         .help("Samples that reached signal extraction.")
         .callback(cb -> cb.call(stats.processed())).register(registry);
     CounterWithCallback.builder().name(PREFIX + "detector_samples_dropped")
-        .help("Samples the detector dropped, by reason (per-series event-time order).")
+        .help("Samples the detector dropped, by reason (per-series event-time order; "
+            + "ha_replica_standby: the replica of an HA pair not learned from).")
         .labelNames("reason")
         .callback(cb -> {
           cb.call(stats.outOfOrder(), DropReason.OUT_OF_ORDER.label());
           cb.call(stats.duplicate(), DropReason.DUPLICATE.label());
           cb.call(stats.unusedMetric(), DropReason.UNUSED_METRIC.label());
           cb.call(stats.cardinalityLimit(), DropReason.CARDINALITY_LIMIT.label());
+          cb.call(stats.haStandby(), "ha_replica_standby");
         }).register(registry);
     CounterWithCallback.builder().name(PREFIX + "samples_without_signal")
-        .help("Processed samples that yielded no signal: node/container series not joined to a "
-            + "job (unjoined; see --host-alias), job samples after their scrape was evaluated "
-            + "(late_frame).")
+        .help("Processed samples that yielded no signal: node/container samples from times no "
+            + "job ran there (unjoined; see --host-alias), TaskManager samples from times it ran "
+            + "no job's task (idle_taskmanager), job samples after their scrape was finished "
+            + "(late_frame; see --max-delivery-lag), series that name nothing to watch "
+            + "(ignored_series).")
         .labelNames("reason")
         .callback(cb -> {
           cb.call(detector.unjoinedSamples(), "unjoined");
           cb.call(detector.lateFrameSamples(), "late_frame");
+          cb.call(detector.idleTaskManagerSamples(), "idle_taskmanager");
+          cb.call(detector.ignoredSeriesSamples(), "ignored_series");
         }).register(registry);
+    GaugeWithCallback.builder().name(PREFIX + "pending_samples")
+        .help("Samples held for now: scrapes waiting for the rest of their series, "
+            + "node/container/TaskManager values waiting to learn their jobs, standby-replica "
+            + "samples kept for a failover.")
+        .callback(cb -> cb.call(detector.pendingSamples())).register(registry);
+    CounterWithCallback.builder().name(PREFIX + "ha_failovers")
+        .help("Times a source switched to the other replica of its HA pair.")
+        .callback(cb -> cb.call(stats.haFailovers())).register(registry);
     CounterWithCallback.builder().name(PREFIX + "stale_markers")
         .help("Prometheus stale markers received; each ends a series.")
         .callback(cb -> cb.call(stats.staleMarkers())).register(registry);
@@ -146,11 +160,29 @@ public final class ServiceMetrics {
         .help("Anomalies currently open.")
         .callback(cb -> cb.call(detector.openAnomalyCount())).register(registry);
     GaugeWithCallback.builder().name(PREFIX + "jobs")
-        .help("Flink jobs known (by job_name).")
+        .help("Flink jobs known (by job key: job_name, or identity labels and job_name).")
         .callback(cb -> cb.call(detector.jobCount())).register(registry);
     GaugeWithCallback.builder().name(PREFIX + "queued_samples")
         .help("Samples accepted but not yet processed by the detector.")
         .callback(cb -> cb.call(queuedSamples.getAsLong())).register(registry);
+  }
+
+  /**
+   * Registers the snapshot counters: saves that succeeded and failed, and when the last one
+   * succeeded (0 before the first).
+   */
+  public void bindSnapshots(LongSupplier saved, LongSupplier failed,
+      LongSupplier lastSuccessEpochMs) {
+    CounterWithCallback.builder().name(PREFIX + "snapshots_written")
+        .help("State snapshots written to --data-dir.")
+        .callback(cb -> cb.call(saved.getAsLong())).register(registry);
+    CounterWithCallback.builder().name(PREFIX + "snapshot_failures")
+        .help("State snapshots that could not be written (while the last one failed, /readyz "
+            + "answers 503).")
+        .callback(cb -> cb.call(failed.getAsLong())).register(registry);
+    GaugeWithCallback.builder().name(PREFIX + "snapshot_last_success_timestamp_seconds")
+        .help("When the last snapshot was written (Unix time; 0 before the first).")
+        .callback(cb -> cb.call(lastSuccessEpochMs.getAsLong() / 1000.0)).register(registry);
   }
 
   public void request(String route, int code) {

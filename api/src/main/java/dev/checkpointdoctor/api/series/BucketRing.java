@@ -4,13 +4,15 @@ import java.util.Arrays;
 
 /**
  * Fixed-width event-time buckets of one series, oldest first, in a growable ring. Columns are
- * primitive arrays so a bucket costs 29 bytes (int index, six floats, one flag byte); floats keep
- * about seven significant digits, plenty for a chart. Capacity doubles up to the cap, so a series
+ * primitive arrays so a bucket costs 31 bytes (int index, six floats, the second of its first
+ * observation, one flag byte); floats keep about seven significant digits, plenty for a chart.
+ * The first observation's time lets a chart draw a change where it happened, not at the bucket's
+ * edge. Capacity doubles up to the cap, so a series
  * that has seen little costs little. Not thread-safe: {@link SeriesHistory} guards it.
  */
 final class BucketRing {
   private static final int INITIAL_CAPACITY = 8;
-  static final int BYTES_PER_BUCKET = 4 + 6 * 4 + 1;
+  static final int BYTES_PER_BUCKET = 4 + 6 * 4 + 2 + 1;
   private static final byte OUTSIDE = 1;
 
   private final long bucketMs;
@@ -21,6 +23,7 @@ final class BucketRing {
   private float[] expected = new float[0];
   private float[] lower = new float[0];
   private float[] upper = new float[0];
+  private char[] firstSecond = new char[0];
   private byte[] flags = new byte[0];
   private int head;
   private int size;
@@ -60,6 +63,9 @@ final class BucketRing {
       merge(slot(pos), observed, exp, lo, hi, outside);
     } else if (size == 0 || idx > index[slot(size - 1)]) {
       append(idx, observed, exp, lo, hi, outside, maxBuckets);
+      // seconds into the bucket (a bucket is at most 10 min): exact enough to draw a step
+      firstSecond[slot(size - 1)] = (char) Math.min(Character.MAX_VALUE,
+          (tsMs - (long) idx * bucketMs) / 1000);
     }
     long oldestKept = Math.floorDiv(tsMs - retentionMs, bucketMs);
     while (size > 0 && (index[head] < oldestKept || size > maxBuckets)) {
@@ -89,14 +95,14 @@ final class BucketRing {
       if (start >= toMs) {
         break;
       }
-      out.accept(start, min[s], max[s], last[s], expected[s], lower[s], upper[s],
-          (flags[s] & OUTSIDE) != 0);
+      out.accept(start, start + firstSecond[s] * 1000L, min[s], max[s], last[s], expected[s],
+          lower[s], upper[s], (flags[s] & OUTSIDE) != 0);
     }
   }
 
   interface BucketConsumer {
-    void accept(long startMs, float min, float max, float last, float expected, float lower,
-        float upper, boolean outside);
+    void accept(long startMs, long firstMs, float min, float max, float last, float expected,
+        float lower, float upper, boolean outside);
   }
 
   private int find(int idx) {
@@ -166,6 +172,7 @@ final class BucketRing {
     lower = reorder(lower, capacity);
     upper = reorder(upper, capacity);
     flags = reorder(flags, capacity);
+    firstSecond = reorder(firstSecond, capacity);
     head = 0;
   }
 
@@ -180,6 +187,14 @@ final class BucketRing {
   private float[] reorder(float[] a, int capacity) {
     float[] b = new float[capacity];
     Arrays.fill(b, Float.NaN);
+    for (int i = 0; i < size; i++) {
+      b[i] = a[(head + i) % a.length];
+    }
+    return b;
+  }
+
+  private char[] reorder(char[] a, int capacity) {
+    char[] b = new char[capacity];
     for (int i = 0; i < size; i++) {
       b[i] = a[(head + i) % a.length];
     }

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * The event-time history of one (job, signal, scope): 1-minute buckets for the last 6 hours and
  * 10-minute buckets for the last 7 days, both fed by every observation. Full, it holds 360 + 1008
- * buckets of {@link BucketRing#BYTES_PER_BUCKET} bytes, about 40 KB. Reads and writes hold this
+ * buckets of {@link BucketRing#BYTES_PER_BUCKET} bytes, about 42 KB. Reads and writes hold this
  * object's monitor only for one series, so a chart request never stalls the others.
  */
 final class SeriesHistory {
@@ -57,8 +57,8 @@ final class SeriesHistory {
     BucketRing tier = fine.size() > 0 && (fine.oldestStartMs() <= fromMs
         || fine.oldestStartMs() < coarse.oldestStartMs() + coarse.bucketMs()) ? fine : coarse;
     List<SeriesPoint> raw = new ArrayList<>();
-    tier.forEach(fromMs, toMs, (start, mn, mx, last, exp, lo, hi, out) -> raw.add(
-        new SeriesPoint(start, start + tier.bucketMs(), mn, mx, last, exp, lo, hi, out)));
+    tier.forEach(fromMs, toMs, (start, first, mn, mx, last, exp, lo, hi, out) -> raw.add(
+        new SeriesPoint(start, start + tier.bucketMs(), first, mn, mx, last, exp, lo, hi, out)));
     int group = Math.max(1, (raw.size() + maxPoints - 1) / maxPoints);
     if (group == 1) {
       return new Downsampled(tier.bucketMs(), 1, raw);
@@ -81,8 +81,8 @@ final class SeriesHistory {
     }
     SeriesPoint first = run.get(0);
     SeriesPoint last = run.get(run.size() - 1);
-    return new SeriesPoint(first.startMs(), last.endMs(), min, max, last.last(), last.expected(),
-        last.lower(), last.upper(), outside);
+    return new SeriesPoint(first.startMs(), last.endMs(), first.firstMs(), min, max, last.last(),
+        last.expected(), last.lower(), last.upper(), outside);
   }
 
   /** Splits a series' share between the tiers in proportion to their full sizes. */

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Memory is bounded by a total bucket cap ({@link BucketRing#BYTES_PER_BUCKET} bytes each):
  * every series may hold an equal share of it, between {@value #MIN_BUCKETS_PER_SERIES} and a full
  * week ({@link SeriesHistory#FULL_BUCKETS}); when the store is over the cap the oldest buckets of
- * each series go first. The default cap, 2,000,000 buckets (about 58 MB), keeps a full week for
+ * each series go first. The default cap, 2,000,000 buckets (about 62 MB), keeps a full week for
  * about 1,460 series; beyond that each series keeps a shorter history.
  *
  * <p>One thread writes ({@link SeriesFeed}); any thread may read.

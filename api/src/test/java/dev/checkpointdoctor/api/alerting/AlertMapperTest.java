@@ -43,11 +43,22 @@ class AlertMapperTest {
             + "disk_utilization at node:h1/vda is 0.970 ratio, expected 0.300.");
     assertThat(a.annotations().get("remedy")).isEqualTo("Move RocksDB to a faster disk.");
     assertThat(a.annotations().get("runbook_url"))
-        .isEqualTo("http://doctor.example:9877/docs/causes/disk_throttling.md");
+        .isEqualTo("http://doctor.example:9877/docs/causes/disk_throttling.html");
     assertThat(a.annotations().get("summary")).contains("orders etl")
         .contains("disk throttling").contains("checkpoint_duration");
-    assertThat(a.generatorUrl()).isEqualTo("http://doctor.example:9877/api/v1/jobs/orders%20etl");
+    // The job's page in the UI, centred on when the diagnosis began (no anomaly start known).
+    assertThat(a.generatorUrl()).isEqualTo("http://doctor.example:9877/ui/job.html?job=orders+etl"
+        + "&at=2026-12-02T11%3A50%3A00Z");
     assertThat(a.startsAt()).isEqualTo(Instant.parse("2026-12-02T11:50:00Z"));
+  }
+
+  @Test
+  void theLinkIsCentredOnWhenTheTroubleBegan() {
+    long start = Instant.parse("2026-12-02T11:41:20.500Z").toEpochMilli();
+    AlertMapper mapper = new AlertMapper("https://cpd.example/", Duration.ofMinutes(1),
+        d -> start);
+    assertThat(mapper.firing(diagnosis("j/1", "gc_pressure", false, null), NOW).generatorUrl())
+        .isEqualTo("https://cpd.example/ui/job.html?job=j%2F1&at=2026-12-02T11%3A41%3A20.500Z");
   }
 
   @Test

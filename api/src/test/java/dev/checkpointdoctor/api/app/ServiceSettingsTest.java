@@ -109,14 +109,76 @@ class ServiceSettingsTest {
     assertThat(ServiceSettings.parseDuration("--x", "250ms")).isEqualTo(Duration.ofMillis(250));
     assertThat(ServiceSettings.parseDuration("--x", "10m")).isEqualTo(Duration.ofMinutes(10));
     assertThat(ServiceSettings.parseDuration("--x", "3d")).isEqualTo(Duration.ofDays(3));
-    assertThatThrownBy(() -> ServiceSettings.parseDuration("--x", "0s"))
-        .isInstanceOf(SettingsException.class);
+    assertThat(ServiceSettings.parseDuration("--x", "1h30m")).isEqualTo(Duration.ofMinutes(90));
+    assertThat(ServiceSettings.parseDuration("--x", "1d12h")).isEqualTo(Duration.ofHours(36));
+    assertThat(ServiceSettings.parseDuration("--x", "2w")).isEqualTo(Duration.ofDays(14));
+    assertThat(ServiceSettings.parseDuration("--x", "1y")).isEqualTo(Duration.ofDays(365));
+    assertThat(ServiceSettings.parseDuration("--x", "1m30s500ms"))
+        .isEqualTo(Duration.ofMillis(90_500));
+    for (String bad : new String[] {"0s", "", "5 minutes", "30m1h", "1h1h", "1.5h", "-1m", "10"}) {
+      assertThatThrownBy(() -> ServiceSettings.parseDuration("--x", bad)).as(bad)
+          .isInstanceOf(SettingsException.class)
+          .hasMessageContaining("--x must be a positive duration like 30s, 10m, 1h30m or 3d");
+    }
+    // Every duration flag takes the full syntax, from flags and from the environment.
+    ServiceSettings s = ServiceSettings.parse(List.of("--half-life", "1d12h",
+        "--snapshot-interval", "1m30s", "--checkpoint-timeout", "1h30m",
+        "--max-future-skew", "2m30s", "--max-sample-age", "1w"),
+        Map.of("CPD_ALERT_RESEND_INTERVAL", "1m30s"));
+    assertThat(s.detector().halfLife()).isEqualTo(Duration.ofHours(36));
+    assertThat(s.snapshotInterval()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(s.detector().checkpointTimeout()).isEqualTo(Duration.ofMinutes(90));
+    assertThat(s.limits().maxFutureSkew()).isEqualTo(Duration.ofSeconds(150));
+    assertThat(s.limits().maxSampleAge()).isEqualTo(Duration.ofDays(7));
+    assertThat(s.alerting().resendInterval()).isEqualTo(Duration.ofSeconds(90));
   }
 
   @Test
-  void helpListsEveryOptionWithItsEnvironmentVariable() {
+  void durationsArePrintedAsTheyAreWritten() {
+    assertThat(PromDuration.format(Duration.ofMinutes(1))).isEqualTo("1m");
+    assertThat(PromDuration.format(Duration.ofSeconds(90))).isEqualTo("1m30s");
+    assertThat(PromDuration.format(Duration.ofDays(3))).isEqualTo("3d");
+    assertThat(PromDuration.format(Duration.ofHours(36))).isEqualTo("1d12h");
+    assertThat(PromDuration.format(Duration.ofMillis(1500))).isEqualTo("1s500ms");
+    for (String written : new String[] {"1m", "1h30m", "1d12h", "250ms", "3d"}) {
+      assertThat(PromDuration.format(PromDuration.parsePositive(written))).isEqualTo(written);
+    }
+  }
+
+  @Test
+  void errorsInTheEnvironmentNameTheVariableAndOnTheCommandLineTheFlag() {
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of(), Map.of("CPD_HALF_LIFE", "3 days")))
+        .hasMessageStartingWith("CPD_HALF_LIFE must be a positive duration")
+        .hasMessageNotContaining("--half-life");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--half-life", "3 days"),
+        Map.of("CPD_HALF_LIFE", "3d"))).hasMessageStartingWith("--half-life must be");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of(), Map.of("CPD_PORT", "http")))
+        .hasMessageStartingWith("CPD_PORT must be a whole number");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of(),
+        Map.of("CPD_WINDOW", "10", "CPD_MIN_OBSERVATIONS", "20")))
+        .hasMessage("CPD_WINDOW (10) must be at least CPD_MIN_OBSERVATIONS (20)");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of(),
+        Map.of("CPD_ALERTMANAGER_URLS", "am:9093"))).hasMessageStartingWith(
+            "CPD_ALERTMANAGER_URLS must be an http(s) URL");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of(),
+        Map.of("CPD_HOST_ALIASES", "nodeonly"))).hasMessageStartingWith(
+            "CPD_HOST_ALIASES expects FLINK_HOST=NODE");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of(),
+        Map.of("CPD_API_TOKEN", "t", "CPD_API_TOKEN_FILE", "/x"))).hasMessage(
+            "CPD_API_TOKEN and CPD_API_TOKEN_FILE are exclusive");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of(),
+        Map.of("CPD_API_TOKEN_FILE", "/nonexistent/token"))).hasMessage(
+            "CPD_API_TOKEN_FILE: cannot read /nonexistent/token (no such file or directory)");
+  }
+
+  @Test
+  void helpListsEveryOptionTheToolsAndTheAddressesAndVersionIsAnOption() {
     assertThatThrownBy(() -> ServiceSettings.parse(List.of("--help"), Map.of()))
         .isInstanceOf(ServiceSettings.HelpRequested.class);
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("-h"), Map.of()))
+        .isInstanceOf(ServiceSettings.HelpRequested.class);
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--port", "1", "--version"),
+        Map.of())).isInstanceOf(ServiceSettings.VersionRequested.class);
     String help = ServiceSettings.help();
     for (Option o : ServiceSettings.OPTIONS) {
       assertThat(help).contains(o.flag());
@@ -124,5 +186,9 @@ class ServiceSettingsTest {
         assertThat(help).contains(o.env());
       }
     }
+    for (String tool : Subcommands.ALL.keySet()) {
+      assertThat(help).containsPattern("(?m)^  " + tool + " +\\S");
+    }
+    assertThat(help).contains("http://HOST:9877/ui/", "/api/v1/write", "1h30m");
   }
 }

@@ -75,6 +75,19 @@ class AccessControlTest {
           .isEqualTo(401);
       assertThat(Http.get(TestService.url(service, "/healthz")).statusCode()).isEqualTo(200);
       assertThat(Http.get(TestService.url(service, "/readyz")).statusCode()).isEqualTo(200);
+      // The pages and the runbooks hold no data: a browser gets them and the page asks for
+      // credentials. The page's own requests get no Basic challenge (no browser dialog on top).
+      assertThat(Http.get(TestService.url(service, "/ui/")).statusCode()).isEqualTo(200);
+      assertThat(Http.get(TestService.url(service, "/ui/job.html")).statusCode()).isEqualTo(200);
+      assertThat(Http.get(TestService.url(service, "/docs/causes/unknown.html")).statusCode())
+          .isEqualTo(200);
+      assertThat(Http.get(TestService.url(service, "/ui/../api/v1/jobs")).statusCode())
+          .isEqualTo(401);
+      HttpResponse<String> fromUi = send(HttpRequest.newBuilder(URI.create(jobs))
+          .header("X-Requested-With", "XMLHttpRequest").build());
+      assertThat(fromUi.statusCode()).isEqualTo(401);
+      assertThat(fromUi.headers().firstValue("WWW-Authenticate")).isEmpty();
+      assertThat(fromUi.body()).contains("\"schemes\":[\"basic\"]");
 
       String metrics = get(TestService.url(service, "/metrics"), basic("ops:pa:ss")).body();
       assertThat(Http.metric(metrics,
@@ -121,6 +134,10 @@ class AccessControlTest {
           HttpResponse.BodyHandlers.ofString())).as("plain HTTP is not served")
           .isInstanceOf(java.io.IOException.class);
     }
+  }
+
+  static HttpResponse<String> send(HttpRequest request) throws Exception {
+    return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
   }
 
   static HttpResponse<String> get(String url, String authorization) throws Exception {

@@ -61,8 +61,12 @@ class ApiContractTest {
                 && first.getString("lastSeen").equals("2026-11-30T01:04:20Z") ? j : null;
           });
       JsonObject job = jobs.getJsonArray("jobs").getJsonObject(0);
-      assertThat(job.fieldNames()).containsExactlyInAnyOrder("job", "status", "signals",
-          "openAnomalies", "lastSeen");
+      assertThat(job.fieldNames()).containsExactlyInAnyOrder("job", "jobName", "labels",
+          "status", "signals", "openAnomalies", "lastSeen", "baselinesReady", "baselinesTotal",
+          "checkpointsUntilReady", "readyAt");
+      assertThat(job.getInteger("baselinesReady")).isPositive()
+          .isLessThanOrEqualTo(job.getInteger("baselinesTotal"));
+      assertThat(jobs.getLong("unjoinedSamples")).isZero();
       assertThat(job.getString("lastSeen")).isEqualTo("2026-11-30T01:04:20Z");
       assertThat(job.getInteger("openAnomalies")).isEqualTo(1);
 
@@ -72,6 +76,9 @@ class ApiContractTest {
       assertThat(diagnosis.getString("cause")).isNotBlank();
       assertThat(diagnosis.getString("since")).endsWith("Z");
       assertThat(diagnosis.getJsonArray("evidence")).isNotEmpty();
+      assertThat(diagnosis.getString("severity")).isIn("warning", "critical");
+      assertThat(diagnosis.getString("runbook"))
+          .isEqualTo("/docs/causes/" + diagnosis.getString("cause") + ".html");
       assertThat(detail.getJsonArray("baselines")).isNotEmpty();
 
       JsonArray anomalies = new JsonObject(Http.get(TestService.url(s,
@@ -80,6 +87,7 @@ class ApiContractTest {
       JsonObject a = anomalies.getJsonObject(0);
       assertThat(a.getString("signal")).isEqualTo("checkpoint_duration");
       assertThat(a.getString("scope")).isEqualTo("job");
+      assertThat(a.getString("unit")).isEqualTo("ms");
       assertThat(a.getString("state")).isEqualTo("open");
       // Shift starts at the 9th scrape (i = 8): t0 + 8 min.
       assertThat(a.getString("startedAt")).isEqualTo("2026-11-30T01:01:20Z");
@@ -90,13 +98,66 @@ class ApiContractTest {
 
       assertThat(new JsonObject(Http.get(TestService.url(s,
           "/api/v1/anomalies?state=resolved")).body()).getJsonArray("anomalies")).isEmpty();
+      // Every filter is honoured: the signal one too.
+      assertThat(new JsonObject(Http.get(TestService.url(s,
+          "/api/v1/anomalies?signal=checkpoint_duration")).body()).getJsonArray("anomalies"))
+          .hasSize(1);
+      assertThat(new JsonObject(Http.get(TestService.url(s,
+          "/api/v1/anomalies?signal=checkpoint_size")).body()).getJsonArray("anomalies"))
+          .isEmpty();
     }
   }
 
   @Test
-  void docsPagesAreServedAsMarkdownAndNothingElseOfTheClasspath(@TempDir Path dir)
+  void unknownOrRepeatedQueryParametersAreRefusedByName(@TempDir Path dir) throws Exception {
+    try (CheckpointDoctor s = TestService.start(dir)) {
+      for (int i = 0; i < 2; i++) {
+        Http.post(TestService.url(s, "/api/v1/write"), Bodies.checkpointScrape("job_c",
+            1_796_000_000_000L + i * 60_000L, i + 1, 1000), Http.remoteWriteHeaders());
+      }
+      Await.until("job_c known", Duration.ofSeconds(10), () -> Http.get(TestService.url(s,
+          "/api/v1/jobs/job_c")).statusCode() == 200);
+      String[][] cases = {
+          {"/api/v1/anomalies?sate=open", "unknown query parameter \"sate\"; /api/v1/anomalies "
+              + "takes job, state, signal, since"},
+          {"/api/v1/anomalies?state=open&state=resolved",
+              "query parameter \"state\" given more than once"},
+          {"/api/v1/anomalies?signal=checkpoint_durations", "unknown signal "
+              + "\"checkpoint_durations\""},
+          {"/api/v1/jobs?job=job_c", "unknown query parameter \"job\"; /api/v1/jobs takes none"},
+          {"/api/v1/jobs/job_c?range=1h", "unknown query parameter \"range\""},
+          {"/api/v1/jobs/job_c/baselines?signal=x", "unknown query parameter \"signal\""},
+          {"/api/v1/jobs/job_c/series?signal=checkpoint_duration&scop=job",
+              "unknown query parameter \"scop\"; /api/v1/jobs/job_c/series takes signal, scope, "
+                  + "from, to, points"}};
+      for (String[] c : cases) {
+        HttpResponse<String> r = Http.get(TestService.url(s, c[0]));
+        assertThat(r.statusCode()).as(c[0]).isEqualTo(400);
+        assertThat(new JsonObject(r.body()).getString("error")).as(c[0]).startsWith(c[1]);
+      }
+      assertThat(Http.get(TestService.url(s, "/api/v1/jobs/job_c/series?signal="
+          + "checkpoint_duration&scope=job&points=10")).statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void docsPagesAreServedAsHtmlAndMarkdownAndNothingElseOfTheClasspath(@TempDir Path dir)
       throws Exception {
     try (CheckpointDoctor s = TestService.start(dir)) {
+      HttpResponse<String> html = Http.get(TestService.url(s, "/docs/causes/disk_throttling.html"));
+      assertThat(html.statusCode()).isEqualTo(200);
+      assertThat(html.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+      assertThat(html.body()).startsWith("<!DOCTYPE html>")
+          .contains("<title>disk_throttling — the TaskManager's disk is throttled at a ceiling "
+              + "· Checkpoint Doctor</title>")
+          .contains("<h2>Remedy</h2>", "<strong>Main sign:</strong>")
+          // sibling runbooks link to their HTML form; the source stays reachable
+          .contains("<a href=\"state_growth.html\">state_growth</a>")
+          .contains("<a href=\"disk_throttling.md\">docs/causes/disk_throttling.md</a>")
+          .doesNotContain("](state_growth.md)");
+      HttpResponse<String> index = Http.get(TestService.url(s, "/docs/causes/"));
+      assertThat(index.statusCode()).isEqualTo(200);
+      assertThat(index.body()).contains("<table>", "<a href=\"gc_pressure.html\">");
       HttpResponse<String> page = Http.get(TestService.url(s, "/docs/causes/unknown.md"));
       assertThat(page.statusCode()).isEqualTo(200);
       assertThat(page.headers().firstValue("Content-Type")).hasValue(

@@ -232,4 +232,22 @@ class BadInputTest {
     }
     assertThat(metric("samples_processed_total") + droppedInDetector).isEqualTo(accepted);
   }
+
+  @Test
+  void aRepeatedLabelNameIs400NamingIt() {
+    String malformed = "write_requests_rejected_total{reason=\"malformed\"}";
+    long ts = lastTs + 60_000;
+    RawProto[] used = {RawProto.label("__name__", CHECKPOINT_DURATION),
+        RawProto.label("job_name", "job_a"), RawProto.label("zone", "a"),
+        RawProto.label("job_name", "job_b")};
+    byte[] body = snappy(RawProto.writeRequest(RawProto.series(used, RawProto.sample(1, ts))));
+    java.net.http.HttpResponse<String> r = Http.post(write, body, headers());
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.body()).contains("duplicate label name \\\"job_name\\\" in series #0");
+    check("repeated label", body, headers(), 400, malformed, 1);
+    RawProto[] unused = {RawProto.label("__name__", "go_goroutines"),
+        RawProto.label("job", "a"), RawProto.label("job", "b")};
+    check("repeated label in a series not used", snappy(RawProto.writeRequest(
+        RawProto.series(unused, RawProto.sample(1, ts)))), headers(), 400, malformed, 1);
+  }
 }

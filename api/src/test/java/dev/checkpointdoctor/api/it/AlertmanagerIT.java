@@ -75,16 +75,23 @@ class AlertmanagerIT {
       assertThat(annotations.getString("summary")).contains("orders-etl");
       assertThat(annotations.getString("description")).contains("checkpoint_duration");
       assertThat(annotations.getString("remedy")).isEqualTo(diagnosis.getString("remedy"));
+      // The links open pages: the runbook as HTML, the job page at the anomaly's start.
       String external = TestService.url(s, "");
       assertThat(annotations.getString("runbook_url"))
-          .isEqualTo(external + "/docs/causes/" + cause + ".md");
-      assertThat(alert.getString("generatorURL"))
-          .isEqualTo(external + "/api/v1/jobs/orders-etl");
+          .isEqualTo(external + "/docs/causes/" + cause + ".html");
+      String start = new JsonObject(Http.get(TestService.url(s,
+          "/api/v1/anomalies?job=orders-etl&state=open")).body()).getJsonArray("anomalies")
+          .stream().map(a -> ((JsonObject) a).getString("startedAt")).sorted().findFirst()
+          .orElseThrow();
+      assertThat(alert.getString("generatorURL")).isEqualTo(external
+          + "/ui/job.html?job=orders-etl&at=" + start.replace(":", "%3A"));
       HttpResponse<String> runbook = Http.get(annotations.getString("runbook_url"));
       assertThat(runbook.statusCode()).isEqualTo(200);
-      assertThat(runbook.headers().firstValue("Content-Type")).hasValueSatisfying(
-          ct -> assertThat(ct).startsWith("text/markdown"));
-      assertThat(Http.get(alert.getString("generatorURL")).statusCode()).isEqualTo(200);
+      assertThat(runbook.headers().firstValue("Content-Type")).hasValue(
+          "text/html; charset=utf-8");
+      HttpResponse<String> page = Http.get(alert.getString("generatorURL"));
+      assertThat(page.statusCode()).isEqualTo(200);
+      assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
       // startsAt is the diagnosis' event time, not when the alert was posted.
       assertThat(alert.getString("startsAt")).startsWith(diagnosis.getString("since")
           .substring(0, 16));

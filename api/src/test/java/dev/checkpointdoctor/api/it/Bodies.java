@@ -43,4 +43,33 @@ public final class Bodies {
         jobGauge("numberOfFailedCheckpoints", job, ts, 0),
         jobGauge("numberOfInProgressCheckpoints", job, ts, 0)));
   }
+
+  /**
+   * As {@link #checkpointScrape(String, long, long, double)} with more labels on every series,
+   * e.g. the external labels {@code cluster} and {@code prometheus_replica} of a Prometheus.
+   */
+  public static byte[] checkpointScrape(String job, long ts, long id, double durationMs,
+      java.util.Map<String, String> extra) {
+    String[] metrics = {"lastCheckpointDuration", "lastCheckpointSize", "lastCheckpointFullSize",
+        "lastCompletedCheckpointId", "numberOfCompletedCheckpoints", "numberOfFailedCheckpoints",
+        "numberOfInProgressCheckpoints"};
+    double[] values = {durationMs, 1_000_000, 50_000_000, id, id, 0, 0};
+    RemoteWriteTestEncoder.Proto[] series = new RemoteWriteTestEncoder.Proto[metrics.length];
+    for (int i = 0; i < metrics.length; i++) {
+      java.util.TreeMap<String, String> labels = new java.util.TreeMap<>(extra);
+      labels.put("__name__", "flink_jobmanager_job_" + metrics[i]);
+      labels.put("instance", "jm:9249");
+      labels.put("job", "flink");
+      labels.put("job_id", "0123456789abcdef0123456789abcdef");
+      labels.put("job_name", job);
+      String[] pairs = new String[labels.size() * 2];
+      int k = 0;
+      for (java.util.Map.Entry<String, String> e : labels.entrySet()) {
+        pairs[k++] = e.getKey();
+        pairs[k++] = e.getValue();
+      }
+      series[i] = RemoteWriteTestEncoder.series(pairs, new long[] {ts}, new double[] {values[i]});
+    }
+    return RemoteWriteTestEncoder.compress(RemoteWriteTestEncoder.writeRequest(series));
+  }
 }

@@ -28,12 +28,31 @@ class RunnableJarIT {
   }
 
   @Test
-  void helpPrintsEveryFlagAndExitsZero(@TempDir Path dir) throws Exception {
+  void helpPrintsEveryFlagTheToolsAndTheUiAndVersionTheBuild(@TempDir Path dir)
+      throws Exception {
     Process p = run(dir, "--help");
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).isZero();
     String out = Files.readString(dir.resolve("out.txt"));
-    assertThat(out).contains("--port", "CPD_PORT", "--data-dir", "CPD_DATA_DIR", "--help");
+    assertThat(out).contains("--port", "CPD_PORT", "--data-dir", "CPD_DATA_DIR", "--help",
+        "--version", "http://HOST:9877/ui/");
+    for (String tool : List.of("replay", "accuracy", "scenarios", "nab", "nab-score")) {
+      assertThat(out).containsPattern("(?m)^  " + tool + " +\\S");
+    }
+    Process v = run(dir, "--version");
+    assertThat(v.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(v.exitValue()).isZero();
+    assertThat(Files.readString(dir.resolve("out.txt")).strip())
+        .matches("checkpoint-doctor \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
+  }
+
+  @Test
+  void anUnusableDataDirStopsTheStartWithTheReason(@TempDir Path dir) throws Exception {
+    Process p = run(dir, "--data-dir", "/proc/checkpoint-doctor");
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).isEqualTo(1);
+    assertThat(Files.readString(dir.resolve("err.txt"))).contains("checkpoint-doctor: cannot "
+        + "start: --data-dir /proc/checkpoint-doctor is not usable: cannot create it: ");
   }
 
   @Test
@@ -59,11 +78,16 @@ class RunnableJarIT {
         }
       });
       String log = Files.readString(dir.resolve("err.txt"));
-      assertThat(log).contains("no snapshot, starting empty");
+      assertThat(log).contains("no snapshot, starting empty",
+          "web UI http://127.0.0.1:" + port + "/ui/", "snapshots every 1m to ");
       assertThat(Http.get("http://127.0.0.1:" + port + "/healthz").statusCode()).isEqualTo(200);
       p.destroy(); // SIGTERM
       assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
       assertThat(dir.resolve("data").resolve("state.snapshot")).exists();
+      // The shutdown says what it saved: logging keeps working through the JVM's shutdown.
+      assertThat(Files.readString(dir.resolve("err.txt"))).containsPattern(
+          "stopped; saved 0 baselines of 0 jobs, 0 open and 0 resolved anomalies \\(\\d+ bytes\\)"
+              + " to .*state\\.snapshot");
     } finally {
       p.destroyForcibly();
     }

@@ -17,8 +17,14 @@ class SeriesHistoryTest {
     h.add(T0 + 40_000, 9, 5, 4, 7, true, SeriesHistory.FULL_BUCKETS);
     Downsampled d = h.query(T0, T0 + MIN, 300);
     assertThat(d.bucketMs()).isEqualTo(MIN);
+    // The bucket also knows when its first observation came, to the second, for step charts.
     assertThat(d.points()).containsExactly(
-        new SeriesPoint(T0, T0 + MIN, 2, 9, 9, 5, 4, 7, true));
+        new SeriesPoint(T0, T0 + MIN, T0 + 1_000, 2, 9, 9, 5, 4, 7, true));
+    h.add(T0 + MIN + 37_400, 3, 5, 4, 7, false, SeriesHistory.FULL_BUCKETS);
+    assertThat(h.query(T0, T0 + 2 * MIN, 300).points().get(1).firstMs())
+        .isEqualTo(T0 + MIN + 37_000);
+    // Ten-minute buckets and merged points keep the first observation's time of their span.
+    assertThat(h.query(T0, T0 + 2 * MIN, 1).points().get(0).firstMs()).isEqualTo(T0 + 1_000);
   }
 
   @Test

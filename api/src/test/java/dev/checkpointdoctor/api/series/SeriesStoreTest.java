@@ -24,7 +24,7 @@ class SeriesStoreTest {
     }
     assertThat(store.buckets()).isEqualTo(SeriesHistory.FULL_BUCKETS);
     assertThat((long) SeriesHistory.FULL_BUCKETS * BucketRing.BYTES_PER_BUCKET)
-        .isLessThan(40_000);
+        .isLessThan(43_000);
   }
 
   @Test

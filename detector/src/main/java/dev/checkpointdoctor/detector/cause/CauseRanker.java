@@ -4,20 +4,21 @@ import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.MissingSource;
+import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.pipeline.Diagnoser;
 import dev.checkpointdoctor.detector.pipeline.JobView;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Ranks the causes of a job's open anomalies: every rule scores its cause from the job's own
- * evidence; below {@link #MIN_CONFIDENCE} the answer is {@code unknown} rather than a guess.
+ * evidence; below {@link #MIN_CONFIDENCE} the answer is {@code unknown} rather than a guess. A
+ * consequence never outranks a present cause that explains it ({@link CausalModel}).
  */
 public final class CauseRanker implements Diagnoser {
   /**
@@ -25,9 +26,6 @@ public final class CauseRanker implements Diagnoser {
    * least one corroborating one (e.g. a flat disk ceiling and the disk ~100 % busy).
    */
   public static final double MIN_CONFIDENCE = 0.35;
-  /** Causes that produce back-pressure themselves; when one is clear, back-pressure is its echo. */
-  private static final Set<Cause> RESOURCE_CAUSES = EnumSet.of(Cause.DISK_THROTTLING,
-      Cause.ROCKSDB_WRITE_STALL, Cause.GC_PRESSURE, Cause.CPU_THROTTLING);
   /** Preferred alert signals per cause, strongest first; the first open one is named. */
   private static final List<Signal> CHECKPOINT_SIGNALS = List.of(Signal.CHECKPOINT_FAILURES,
       Signal.CHECKPOINT_DURATION, Signal.CHECKPOINT_AGE, Signal.CHECKPOINT_SIZE,
@@ -67,66 +65,71 @@ public final class CauseRanker implements Diagnoser {
     List<Finding> findings = new ArrayList<>();
     for (CauseRule rule : rules) {
       Finding f = rule.assess(job);
-      if (f.confidence() > 0) {
+      if (f.confidence() > 0 || f.pendingWhy() != null) {
         findings.add(f);
       }
     }
+    dateOnsets(job, findings);
     kept.endDiagnosis();
-    discountEchoes(findings);
+    CausalModel.FLINK.apply(findings, MIN_CONFIDENCE);
+    findings.removeIf(f -> f.confidence() == 0); // pending with nothing found yet
     findings.sort(Comparator.comparingDouble(Finding::confidence).reversed());
+    List<MissingSource> missing = SourceCheck.check(job);
     if (findings.isEmpty() || findings.get(0).confidence() < MIN_CONFIDENCE) {
       // built only when used: its sentences are formatted per open anomaly
       Diagnosis fallback = unknown.diagnose(view, sinceMs);
       List<CauseHypothesis> ranked = new ArrayList<>(fallback.ranked());
       findings.forEach(f -> ranked.add(f.hypothesis()));
       return new Diagnosis(view.job(), Cause.UNKNOWN.id(), 0.0, sinceMs, fallback.signal(),
-          failing(job), null, ranked);
+          failing(job), null, ranked, missing);
     }
     Finding top = findings.get(0);
     List<CauseHypothesis> ranked = new ArrayList<>();
     findings.forEach(f -> ranked.add(f.hypothesis()));
     return new Diagnosis(view.job(), top.cause().id(), top.confidence(), sinceMs,
-        signal(open, top), failing(job), top.hoursToTimeout(), ranked);
+        signal(open, top), failing(job), top.hoursToTimeout(), ranked, missing);
   }
 
   /**
-   * Some causes are often the consequence of another: back-pressure of a starved resource, and
-   * back-to-back checkpoints of whatever made them slow. When the other is clear, the
-   * consequence ranks below it.
+   * When each finding's own sign left its normal, for the causal ordering: the rule's own
+   * onset when it set one, else the departure of its main evidence's series (from the raw
+   * history against the baseline), else the start of an open anomaly on that series.
    */
-  private static void discountEchoes(List<Finding> findings) {
-    Finding strongestOther = null;
+  private static void dateOnsets(JobEvidence job, List<Finding> findings) {
     for (Finding f : findings) {
-      if (f.cause() != Cause.CHECKPOINT_INTERVAL_TOO_SHORT && f.confidence() >= 0.5
-          && (strongestOther == null || f.confidence() > strongestOther.confidence())) {
-        strongestOther = f;
+      if (f.onsetMs() >= 0) {
+        continue;
       }
-    }
-    if (strongestOther != null) {
-      for (Finding f : findings) {
-        if (f.cause() == Cause.CHECKPOINT_INTERVAL_TOO_SHORT) {
-          f.against(0.6, Signal.CHECKPOINT_DURATION, "job", strongestOther.confidence(), 0,
-              "Checkpoints run back to back because they got slower: "
-                  + strongestOther.cause().id() + " scores "
-                  + Fmt.pct(strongestOther.confidence()) + ".");
+      long first = -1;
+      double resolution = 0;
+      String what = null;
+      for (CauseHypothesis.Evidence e : f.own()) {
+        Signal s = Signal.byId(e.signal()).orElse(null);
+        if (s == null) {
+          continue;
+        }
+        boolean up = !CauseHypothesis.Evidence.LOWER.equals(e.relation());
+        for (SeriesHistory h : job.histories(s)) {
+          if (!h.scope().equals(e.scope())) {
+            continue;
+          }
+          long at = job.onset(h, up);
+          if (at < 0) {
+            for (Anomaly a : job.openAnomalies()) {
+              if (a.signal() == s && a.scope().equals(e.scope())) {
+                at = a.startedAtMs();
+              }
+            }
+          }
+          if (at >= 0 && (first < 0 || at < first)) {
+            first = at;
+            resolution = JobEvidence.spacing(h);
+            what = s.id();
+          }
         }
       }
-    }
-    Finding resource = null;
-    for (Finding f : findings) {
-      if (RESOURCE_CAUSES.contains(f.cause()) && f.confidence() >= 0.5
-          && (resource == null || f.confidence() > resource.confidence())) {
-        resource = f;
-      }
-    }
-    if (resource == null) {
-      return;
-    }
-    for (Finding f : findings) {
-      if (f.cause() == Cause.BACKPRESSURE) {
-        f.against(0.7, Signal.BACKPRESSURE, "job", resource.confidence(), 0,
-            "Likely a consequence of " + resource.cause().id() + ", which scores "
-                + Fmt.pct(resource.confidence()) + ".");
+      if (first >= 0) {
+        f.onset(first, resolution, what);
       }
     }
   }

@@ -1,15 +1,23 @@
 package dev.checkpointdoctor.detector.cause;
 
+import dev.checkpointdoctor.detector.model.CauseHypothesis.Evidence;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 
 /**
- * Checkpoints running back to back: the duration reaches the spacing between completions (so the
- * configured interval is no longer what paces them) and one is almost always in progress.
+ * Checkpoints running back to back: each takes most of the spacing between completions, one is
+ * in progress in almost every scrape, and, after a redeploy with a shorter interval, they
+ * complete more often than before while taking as long as they did. Slower checkpoints run back
+ * to back too: {@link CausalModel} ranks this below whatever made them slower.
  */
 final class CheckpointIntervalTooShortRule implements CauseRule {
   /** Durations this many intervals long point at slower checkpoints, not at the interval. */
   static final double MAX_RATIO = 2.5;
+  /**
+   * Share of the time spent checkpointing from which checkpoints count as back to back: a
+   * quarter of the time or less left for the job between them.
+   */
+  static final double BACK_TO_BACK = 0.75;
 
   @Override
   public Cause cause() {
@@ -25,33 +33,52 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
     if (!(duration > 0 && spacing > 0)) {
       return f;
     }
-    double reference = Double.isNaN(c.intervalMs()) ? spacing : Math.min(spacing, c.intervalMs());
-    if (duration < 0.95 * reference) {
+    double busyShare = Math.min(1, duration / spacing);
+    if (busyShare < BACK_TO_BACK) {
       return f;
     }
-    f.support(0.4, Signal.CHECKPOINT_DURATION, "job", duration, reference, String.format(
-        "Checkpoints take %s and complete every %s%s: each starts as soon as the last ends.",
-        Fmt.ms(duration), Fmt.ms(spacing), Double.isNaN(c.intervalMs()) ? ""
-            : " (the interval looked like " + Fmt.ms(c.intervalMs()) + " before)"));
+    f.support(0.3, Signal.CHECKPOINT_DURATION, "job", duration, BACK_TO_BACK * spacing,
+        Evidence.AT_LEAST, Double.NaN, String.format("Checkpoints take %s and complete every "
+            + "%s%s: %s of the time goes to checkpointing, each starts as soon as the last ends.",
+            Fmt.ms(duration), Fmt.ms(spacing), Double.isNaN(c.intervalMs()) ? ""
+                : " (the interval looked like " + Fmt.ms(c.intervalMs()) + " before)",
+            Fmt.pct(busyShare)));
+    if (c.changedAtMs() >= 0 && c.shortened()) {
+      f.add(0.25, new Evidence(Signal.CHECKPOINT_DURATION.id(), "job", spacing,
+          c.intervalMs(), Evidence.LOWER, Double.NaN, 1 - c.shorter().pLess(), c.changedAtMs(),
+          String.format("Since %s checkpoints complete every %s, before every %s (Mann–Whitney "
+                  + "p = %.3f over the gaps between completions): the interval was shortened, "
+                  + "e.g. by a redeploy.", JobEvidence.clock(c.changedAtMs()), Fmt.ms(spacing),
+              Fmt.ms(c.intervalMs()), c.shorter().pLess())));
+      SeriesHistory d = job.jobSeries(Signal.CHECKPOINT_DURATION);
+      f.onset(c.changedAtMs(), JobEvidence.spacing(d), "cadence");
+    }
     SeriesHistory inProgress = job.jobSeries(Signal.CHECKPOINT_IN_PROGRESS);
     double share = job.recentWindow(inProgress).fractionAtLeast(1);
-    if (share >= 0.85) {
-      f.support(0.3, Signal.CHECKPOINT_IN_PROGRESS, "job", share,
-          Stats.fractionAtLeast(job.earlier(inProgress), 1), String.format(
+    double before = Stats.fractionAtLeast(job.earlier(inProgress), 1);
+    if (share >= BACK_TO_BACK && job.earlier(inProgress).length >= JobEvidence.MIN_EARLIER
+        && share > before) {
+      f.support(0.3, Signal.CHECKPOINT_IN_PROGRESS, "job", share, before, Evidence.HIGHER,
+          Double.NaN, String.format("A checkpoint is in progress in %s of recent scrapes, %s "
+              + "before.", Fmt.pct(share), Fmt.pct(before)));
+    } else if (share >= BACK_TO_BACK) {
+      f.support(0.2, Signal.CHECKPOINT_IN_PROGRESS, "job", share, BACK_TO_BACK,
+          Evidence.AT_LEAST, Double.NaN, String.format(
               "A checkpoint is in progress in %s of recent scrapes.", Fmt.pct(share)));
     }
     if (job.isOpen(Signal.CHECKPOINT_DURATION)) {
-      f.support(0.1, Signal.CHECKPOINT_DURATION, "job", duration, reference,
-          "The checkpoint duration left its learned band.");
+      CheckpointTrouble.support(f, job, "as they follow each other");
     }
     if (!Double.isNaN(c.intervalMs()) && duration >= MAX_RATIO * c.intervalMs()) {
-      f.against(0.5, Signal.CHECKPOINT_DURATION, "job", duration, c.intervalMs(), String.format(
-          "But checkpoints take %.1f times the interval: something made them slower, the "
-              + "interval is not what changed.", duration / c.intervalMs()));
+      f.against(0.5, new Evidence(Signal.CHECKPOINT_DURATION.id(), "job", duration,
+          MAX_RATIO * c.intervalMs(), Evidence.AT_LEAST, Double.NaN, Double.NaN, -1,
+          String.format("But checkpoints take %.1f times the interval: something made them "
+              + "slower, the interval is not what changed.", duration / c.intervalMs())));
     }
     if (job.failuresNow() > 0) {
-      f.against(0.6, Signal.CHECKPOINT_FAILURES, "job", job.failuresNow(), 0,
-          "But checkpoints also fail, which a short interval alone does not explain.");
+      f.against(0.6, new Evidence(Signal.CHECKPOINT_FAILURES.id(), "job", job.failuresNow(), 0,
+          Evidence.HIGHER, Double.NaN, Double.NaN, -1,
+          "But checkpoints also fail, which a short interval alone does not explain."));
     }
     return f;
   }

@@ -1,12 +1,16 @@
 package dev.checkpointdoctor.detector.cause;
 
+import dev.checkpointdoctor.detector.model.CauseHypothesis.Evidence;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 
 /**
- * Checkpoints stuck in their upload: the last completed checkpoint ages far past the interval,
- * checkpoints stay in progress and expire, while nothing local explains it (no disk ceiling, no
- * back-pressure, no state growth). A slow upload may not show in the duration at all.
+ * Checkpoints stuck in their upload, from the signs of that itself: the last completed
+ * checkpoint ages past anything the job showed before, a checkpoint stays in progress, some
+ * expire; meanwhile the barriers reach every subtask on time (the time goes after the
+ * synchronous part, into the upload), no subtask is more back-pressured than before, and the
+ * local disk, GC and CPU look as they did. A slow upload may not show in the duration at all.
+ * Local causes that slow checkpoints down rank above it through {@link CausalModel}.
  */
 final class CheckpointStorageSlowRule implements CauseRule {
   /** A barrier this late (and at least half the checkpoint) points at the data path. */
@@ -28,84 +32,118 @@ final class CheckpointStorageSlowRule implements CauseRule {
     if (age != null) {
       double now = job.recentWindow(age).max();
       // Age climbs to the interval before every completion, so normal is at least the interval.
-      double normal = Stats.quantile(job.earlier(age), 0.9);
+      // The 90th percentile, not the maximum: a fault's first minutes can precede the anomaly
+      // that dates the trouble, and so lie in the earlier slice.
+      double[] earlier = job.earlier(age);
+      double normal = earlier.length >= JobEvidence.MIN_EARLIER ? Stats.quantile(earlier, 0.9)
+          : Double.NaN;
+      if (Double.isNaN(normal) && job.baseline(Signal.CHECKPOINT_AGE, "job") != null) {
+        normal = job.baseline(Signal.CHECKPOINT_AGE, "job").upper();
+      }
       if (!Double.isNaN(cadence.intervalMs())) {
         normal = Double.isNaN(normal) ? cadence.intervalMs() / 1000
             : Math.max(normal, cadence.intervalMs() / 1000);
       }
-      if (now >= 3 * normal && now >= 60) {
-        f.support(0.35, Signal.CHECKPOINT_AGE, "job", now, normal, String.format(
-            "The last completed checkpoint is %s old; normally at most %s.", Fmt.ms(now * 1000),
-            Fmt.ms(normal * 1000)));
-      } else if (now >= 2 * normal && now >= 60) {
-        f.support(0.2, Signal.CHECKPOINT_AGE, "job", now, normal, String.format(
-            "The last completed checkpoint is %s old; normally at most %s.", Fmt.ms(now * 1000),
-            Fmt.ms(normal * 1000)));
+      if (now > normal && now >= 2 * normal && now >= Signal.CHECKPOINT_AGE.absoluteFloor()) {
+        f.support(now >= 3 * normal ? 0.35 : 0.2, Signal.CHECKPOINT_AGE, "job", now, normal,
+            Evidence.HIGHER, Double.NaN, String.format("The last completed checkpoint is %s "
+                + "old; before, it was usually at most %s.", Fmt.ms(now * 1000),
+                Fmt.ms(normal * 1000)));
+        long at = job.onset(age, true);
+        if (at >= 0) {
+          f.onset(at, JobEvidence.spacing(age), "age");
+        }
       }
     }
     SeriesHistory inProgress = job.jobSeries(Signal.CHECKPOINT_IN_PROGRESS);
     double busyShare = job.recentWindow(inProgress).fractionAtLeast(1);
-    if (busyShare >= 0.8) {
-      f.support(0.15, Signal.CHECKPOINT_IN_PROGRESS, "job", busyShare,
-          Stats.fractionAtLeast(job.earlier(inProgress), 1), String.format(
-              "A checkpoint was in progress in %s of recent scrapes.", Fmt.pct(busyShare)));
+    double busyBefore = Stats.fractionAtLeast(job.earlier(inProgress), 1);
+    if (busyShare >= 0.8 && busyShare > busyBefore) {
+      f.support(0.15, Signal.CHECKPOINT_IN_PROGRESS, "job", busyShare, busyBefore,
+          Evidence.HIGHER, Double.NaN, String.format("A checkpoint was in progress in %s of "
+              + "recent scrapes, %s before.", Fmt.pct(busyShare), Fmt.pct(busyBefore)));
     }
     double failures = job.failuresNow();
     double failuresBefore = Stats.max(job.earlier(job.jobSeries(Signal.CHECKPOINT_FAILURES)));
     if (failures > 0 && !(failures <= failuresBefore)) {
       f.support(0.2, Signal.CHECKPOINT_FAILURES, "job", failures,
-          Double.isNaN(failuresBefore) ? 0 : failuresBefore, String.format(
-              "%s checkpoints failed in the last %d min (expired before completing).%s",
+          Double.isNaN(failuresBefore) ? 0 : failuresBefore, Evidence.HIGHER, Double.NaN,
+          String.format("%s checkpoints failed in the last %d min (expired before completing).%s",
               Fmt.num(failures), job.settings().failureWindow().toMinutes(), LEASE_NOTE));
     }
     if (f.confidence() < 0.2) {
       return f; // checkpoints in progress alone are not a stuck upload
     }
-    DiskPlateau disk = DiskPlateau.find(job);
-    JobEvidence.Peak bp = job.highestRecentMedian(Signal.BACKPRESSURE, "task:");
-    StateTrend growth = StateTrend.of(job);
-    boolean local = false;
-    if (disk != null && disk.saturated()) {
-      local = true;
-      f.against(0.4, disk.signal(), disk.scope(), disk.level(), disk.earlierPeak(),
-          "But a local disk is at a flat ceiling (" + disk.scope() + ").");
+    boolean late = lateBarrier(job, f, cadence);
+    JobEvidence.Peak bp = job.highestLatest(Signal.BACKPRESSURE, "task:");
+    boolean pressedNow = bp != null && bp.value() >= BackpressureRule.PRESSED_MS_PER_S;
+    if (!pressedNow && BackpressureRule.pressed(job).isEmpty()) {
+      double highest = bp == null ? 0 : bp.value();
+      f.support(0.05, Signal.BACKPRESSURE, bp == null ? "job" : bp.scope(), highest,
+          BackpressureRule.PRESSED_MS_PER_S, Evidence.WITHIN, Double.NaN, String.format(
+              "No subtask is more back-pressured than before (highest now %s ms/s).",
+              Fmt.num(highest)));
     }
-    if (bp == null || bp.value() < BackpressureRule.PRESSED_MS_PER_S) {
-      // A fresh back-pressure has not moved the recent median yet; storage is named by exclusion,
-      // so what the tasks report now must exclude it too.
-      bp = job.highestLatest(Signal.BACKPRESSURE, "task:");
+    localHealth(job, f);
+    // what contradicts a stuck upload weighs last, on everything found for it
+    if (late) {
+      JobEvidence.Peak l = job.highestLatest(Signal.CHECKPOINT_START_DELAY, "task:");
+      f.against(0.3, new Evidence(Signal.CHECKPOINT_START_DELAY.id(), l.scope(), l.value(),
+          LATE_BARRIER_MS, Evidence.AT_LEAST, Double.NaN, Double.NaN, -1,
+          "But the barrier took " + Fmt.ms(l.value()) + " to reach " + l.scope()
+              + ": the time goes before the upload starts."));
     }
-    if (bp != null && bp.value() >= BackpressureRule.PRESSED_MS_PER_S) {
-      local = true;
-      f.against(0.5, Signal.BACKPRESSURE, bp.scope(), bp.value(), bp.before(),
-          "But " + bp.scope() + " is back-pressured " + Fmt.num(bp.value()) + " ms/s.");
-    }
-    JobEvidence.Peak late = job.highestLatest(Signal.CHECKPOINT_START_DELAY, "task:");
-    if (late != null && late.value() >= LATE_BARRIER_MS
-        && !(late.value() < 0.5 * cadence.recentDurationMs())) {
-      // The checkpoint's time went into barriers queueing behind data, before any upload; the
-      // async upload does not hold barriers back, so this weighs more than other local trouble.
-      local = true;
-      f.against(0.3, Signal.CHECKPOINT_START_DELAY, late.scope(), late.value(), late.before(),
-          "But the barrier took " + Fmt.ms(late.value()) + " to reach " + late.scope()
-              + ": the time goes before the upload starts.");
-    }
-    if (growth != null && growth.growing()) {
-      local = true;
-      f.against(0.5, growth.signal(), "job", growth.now(), growth.before(),
-          "But the " + growth.sentence() + ".");
-    }
-    RocksDbStall stall = RocksDbStall.find(job);
-    if (stall.strength() == 2) {
-      local = true;
-      f.against(0.6, stall.signal(), stall.scope(), stall.value(), stall.before(),
-          "But RocksDB " + stall.sentence());
-    }
-    if (!local) {
-      f.support(0.15, Signal.CHECKPOINT_DURATION, "job", cadence.recentDurationMs(),
-          cadence.intervalMs(), "No local disk ceiling, back-pressure, RocksDB stall or state "
-              + "growth explains it: the upload to checkpoint storage is slow.");
+    if (pressedNow) {
+      // a fresh back-pressure has not moved the recent medians yet: what the tasks report now
+      // contradicts a stuck upload
+      f.against(0.5, new Evidence(Signal.BACKPRESSURE.id(), bp.scope(), bp.value(),
+          BackpressureRule.PRESSED_MS_PER_S, Evidence.AT_LEAST, Double.NaN, Double.NaN, -1,
+          "But " + bp.scope() + " is back-pressured " + Fmt.num(bp.value()) + " ms/s now."));
     }
     return f;
+  }
+
+  /**
+   * Barriers on time are the storage's own sign (supported here); true when a barrier is late
+   * instead, which points at the data path (the caller weighs it last).
+   */
+  private static boolean lateBarrier(JobEvidence job, Finding f, CheckpointCadence cadence) {
+    JobEvidence.Peak late = job.highestLatest(Signal.CHECKPOINT_START_DELAY, "task:");
+    if (late == null) {
+      return false;
+    }
+    if (late.value() >= LATE_BARRIER_MS
+        && !(late.value() < 0.5 * cadence.recentDurationMs())) {
+      return true; // the checkpoint's time went into barriers queueing behind data
+    }
+    SeriesHistory h = GcPressureRule.series(job, Signal.CHECKPOINT_START_DELAY, late.scope());
+    Change c = job.change(h);
+    double bound = Math.max(Signal.CHECKPOINT_START_DELAY.absoluteFloor(),
+        Double.isNaN(late.before()) ? 0 : 2 * late.before());
+    if (!c.higher() && late.value() <= bound) {
+      f.support(0.1, Signal.CHECKPOINT_START_DELAY, late.scope(), late.value(), bound,
+          Evidence.WITHIN, Double.NaN, String.format("Barriers reach every subtask on time "
+                  + "(start delay at most %s, normal up to %s): the time goes into the upload.",
+              Fmt.ms(late.value()), Fmt.ms(bound)));
+    }
+    return false;
+  }
+
+  /** Local disk, GC and CPU as they were: the checkpoint's slowness is not made on the node. */
+  private static void localHealth(JobEvidence job, Finding f) {
+    Change gc = GcPressureRule.strongest(job, Signal.GC_TIME);
+    Change cpu = GcPressureRule.strongest(job, Signal.CPU_THROTTLING);
+    Change util = GcPressureRule.strongest(job, Signal.DISK_UTILIZATION);
+    boolean gcOk = gc == null || !gc.higherBy(Signal.GC_TIME.absoluteFloor());
+    boolean cpuOk = cpu == null || !cpu.higherBy(Signal.CPU_THROTTLING.absoluteFloor());
+    boolean diskOk = util == null || util.now() < DiskThrottlingRule.SATURATED;
+    if (gcOk && cpuOk && diskOk && (gc != null || util != null)) {
+      Change shown = util != null ? util : gc;
+      f.support(0.1, shown.signal(), shown.scope(), shown.now(), util != null
+              ? DiskThrottlingRule.SATURATED : shown.now() + Signal.GC_TIME.absoluteFloor(),
+          Evidence.WITHIN, Double.NaN, String.format("Local disk (busy %s), GC (%s ms/s) and "
+                  + "CPU quota look as before: nothing on the TaskManagers slows the upload.",
+              util == null ? "?" : Fmt.pct(util.now()), gc == null ? "?" : Fmt.num(gc.now())));
+    }
   }
 }

@@ -2,9 +2,13 @@ package dev.checkpointdoctor.detector.cause;
 
 import dev.checkpointdoctor.detector.model.Signal;
 
-/** The job's TaskManager containers throttled by their CPU quota in many CFS periods. */
+/**
+ * The job's TaskManager containers throttled by their CPU quota in more CFS periods than before
+ * (judged against each container's own earlier share), with the tasks busier.
+ */
 final class CpuThrottlingRule implements CauseRule {
-  static final double THROTTLED_SHARE = 0.25;
+  /** A share of throttled periods at which every burst of work is cut short. */
+  static final double HEAVY_SHARE = 0.25;
 
   @Override
   public Cause cause() {
@@ -14,25 +18,20 @@ final class CpuThrottlingRule implements CauseRule {
   @Override
   public Finding assess(JobEvidence job) {
     Finding f = new Finding(cause());
-    JobEvidence.Peak cpu = job.highestRecentMedian(Signal.CPU_THROTTLING, "container:");
-    if (cpu == null) {
+    Change cpu = GcPressureRule.strongest(job, Signal.CPU_THROTTLING);
+    if (cpu == null || !cpu.higherBy(Signal.CPU_THROTTLING.absoluteFloor())) {
       return f;
     }
-    double before = Double.isNaN(cpu.before()) ? 0 : cpu.before();
-    if (cpu.value() < THROTTLED_SHARE || cpu.value() < before + 0.15) {
-      return f;
-    }
-    f.support(cpu.value() >= 0.5 ? 0.6 : 0.5, Signal.CPU_THROTTLING, cpu.scope(), cpu.value(),
-        before, String.format("%s is CPU-throttled in %s of CFS periods (was %s).", cpu.scope(),
-            Fmt.pct(cpu.value()), Fmt.pct(before)));
-    JobEvidence.Peak busy = job.highestRecentMedian(Signal.BUSY, "task:");
-    if (busy != null && busy.value() >= 800) {
-      f.support(0.1, Signal.BUSY, busy.scope(), busy.value(), busy.before(),
-          busy.scope() + " is busy " + Fmt.num(busy.value()) + " ms/s.");
+    f.support(cpu.now() >= HEAVY_SHARE ? 0.55 : 0.45, cpu, true, String.format(
+        "%s is CPU-throttled in %s of CFS periods, was %s (%s).", cpu.scope(),
+        Fmt.pct(cpu.now()), Fmt.pct(cpu.before()), cpu.test(true)));
+    Change busy = GcPressureRule.strongest(job, Signal.BUSY);
+    if (busy != null && busy.higher()) {
+      f.support(0.1, busy, true, String.format("%s is busy %s ms/s, was %s ms/s.", busy.scope(),
+          Fmt.num(busy.now()), Fmt.num(busy.before())));
     }
     if (job.checkpointTrouble()) {
-      f.support(0.15, Signal.CHECKPOINT_DURATION, "job", 0, 0,
-          "Checkpoints are slower or failing while upload and compaction threads starve.");
+      CheckpointTrouble.support(f, job, "while upload and compaction threads starve");
     }
     return f;
   }

@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.detector.cause;
 
+import dev.checkpointdoctor.detector.model.CauseHypothesis.Evidence;
 import dev.checkpointdoctor.detector.model.Signal;
 
 /** One subtask's start delay or busy time far above the other subtasks of its task. */
@@ -21,13 +22,13 @@ final class DataSkewRule implements CauseRule {
     Skew busy = busySkew(TaskPicture.of(job, Signal.BUSY));
     if (delay != null) {
       f.support(0.4, Signal.CHECKPOINT_START_DELAY, delay.scope(), delay.value(), delay.peers(),
-          String.format("Checkpoint start delay at task %s subtask %s is %s, its peers' median "
+          Evidence.HIGHER, Double.NaN, String.format("Checkpoint start delay at task %s subtask %s is %s, its peers' median "
                   + "%s.", JobEvidence.taskName(delay.scope()), JobEvidence.subtask(delay.scope()),
               Fmt.ms(delay.value()), Fmt.ms(delay.peers())));
     }
     if (busy != null) {
       f.support(delay == null || sameTask(delay, busy) ? 0.3 : 0.15, Signal.BUSY, busy.scope(),
-          busy.value(), busy.peers(), String.format(
+          busy.value(), busy.peers(), Evidence.HIGHER, Double.NaN, String.format(
               "Task %s subtask %s is busy %s ms/s while its peers' median is %s ms/s.",
               JobEvidence.taskName(busy.scope()), JobEvidence.subtask(busy.scope()),
               Fmt.num(busy.value()), Fmt.num(busy.peers())));
@@ -38,12 +39,11 @@ final class DataSkewRule implements CauseRule {
     Skew records = Skew.find(TaskPicture.of(job, Signal.RECORDS_IN), 2, 1);
     if (records != null) {
       f.support(0.15, Signal.RECORDS_IN, records.scope(), records.value(), records.peers(),
-          String.format("%s receives %s records/s, its peers' median %s.", records.scope(),
+          Evidence.HIGHER, Double.NaN, String.format("%s receives %s records/s, its peers' median %s.", records.scope(),
               Fmt.num(records.value()), Fmt.num(records.peers())));
     }
     if (job.checkpointTrouble()) {
-      f.support(0.1, Signal.CHECKPOINT_DURATION, "job", 0, 0,
-          "Checkpoints are slower or failing while one subtask lags.");
+      CheckpointTrouble.support(f, job, "while one subtask lags");
     }
     return f;
   }

@@ -9,18 +9,20 @@ import dev.checkpointdoctor.detector.model.Signal;
  * and wobbles; a throttled volume delivers its baseline almost exactly.
  *
  * @param level recent median of the flat rate
- * @param halfWidth half the recent 10–90 % range
+ * @param halfWidth half the 10–90 % range of the smoothed recent window rates (the spread
+ *     judged flat)
  * @param sinceMs first point of the flat run that reaches the present
  * @param earlierPeak 95th percentile before the recent slice
  * @param utilization recent median utilisation of that disk (NaN if unknown)
+ * @param earlierAboveShare share of the earlier rates clearly above the plateau
  */
 record DiskPlateau(Signal signal, boolean total, String scope, double level, double halfWidth,
-    long sinceMs, double earlierPeak, double utilization) {
+    long sinceMs, double earlierPeak, double utilization, double earlierAboveShare) {
 
   /** Flat means the 10–90 % range of the recent slice is within this share of its median. */
   static final double MAX_RELATIVE_RANGE = 0.12;
-  /** Earlier peaks at least this many times the plateau. */
-  static final double MIN_PEAK_RATIO = 1.5;
+  /** Share of the earlier rates that must lie clearly above the plateau. */
+  static final double MIN_ABOVE_SHARE = 0.2;
   /**
    * Flatness is judged on the mean rate over windows at least this long. A throttler releases I/O
    * in batches (blk-throttle here: a second with twice the ceiling, then one with none), so with
@@ -57,10 +59,26 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     return best;
   }
 
+  /**
+   * Whether the disk has points enough since the trouble's onset to judge a plateau (so its
+   * absence means the rate is not flat, rather than not yet known).
+   */
+  static boolean judgeable(JobEvidence job, String disk) {
+    long from = Math.max(job.recentFrom(), job.onset());
+    for (Signal s : RATES) {
+      for (SeriesHistory h : job.histories(s)) {
+        if (h.scope().equals(disk) && Windows.of(h, WINDOW_MS).from(from).length >= 5) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** Busiest disk first; on the same disk write IOPS (what RocksDB and uploads spend) first. */
   private double rank() {
     return (Double.isNaN(utilization) ? 0.5 : utilization)
-        + (signal == Signal.DISK_WRITE_IOPS ? 0.1 : 0) + Math.min(earlierPeak / level, 10) / 100;
+        + (signal == Signal.DISK_WRITE_IOPS ? 0.1 : 0) + earlierAboveShare / 100;
   }
 
   private static DiskPlateau of(JobEvidence job, SeriesHistory h) {
@@ -84,18 +102,27 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     // Flatness is judged on a 3-point moving average: a rate from integer counters over a short
     // scrape interval alternates around a constant ceiling by one count per interval.
     double[] smooth = movingAverage(recent);
-    if (Stats.quantile(smooth, 0.9) - Stats.quantile(smooth, 0.1) > MAX_RELATIVE_RANGE * level) {
+    double smoothRange = Stats.quantile(smooth, 0.9) - Stats.quantile(smooth, 0.1);
+    if (smoothRange > MAX_RELATIVE_RANGE * level) {
       return null;
     }
     double lo = Stats.quantile(recent, 0.1);
     double hi = Stats.quantile(recent, 0.9);
-    // peaks are single scrapes: a burst is a peak however short
+    // A ceiling is a level the disk did exceed before: a good share of the earlier rates lie
+    // clearly above it. (Not a fixed ratio of peaks to level: a volume whose baseline is close
+    // to its usual demand clips only the busier half of it.)
+    double tolerance = Math.max(1.5 * (hi - lo), 0.05 * level);
     double[] earlier = JobEvidence.slice(h, Long.MIN_VALUE, from);
+    int above = 0;
+    for (double v : earlier) {
+      above += v > level + tolerance ? 1 : 0;
+    }
+    double aboveShare = earlier.length == 0 ? 0 : (double) above / earlier.length;
+    // peaks are single scrapes: a burst is a peak however short
     double peak = Stats.quantileInPlace(earlier, earlier.length, 0.95);
-    if (peak < MIN_PEAK_RATIO * level) {
+    if (aboveShare < MIN_ABOVE_SHARE || !(peak > level + tolerance)) {
       return null;
     }
-    double tolerance = Math.max(1.5 * (hi - lo), 0.05 * level);
     long since = w.start[w.size - 1];
     for (int i = w.size - 1; i >= 0 && Math.abs(w.mean[i] - level) <= tolerance; i--) {
       since = w.start[i];
@@ -107,8 +134,10 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
         util = job.median(u, from, Long.MAX_VALUE);
       }
     }
-    return new DiskPlateau(h.signal(), h instanceof TotalIopsHistory, disk, level, (hi - lo) / 2,
-        since, peak, util);
+    // the spread quoted is the one judged flat (the smoothed window rates), not the per-scrape
+    // wobble of a throttler releasing I/O in batches
+    return new DiskPlateau(h.signal(), h instanceof TotalIopsHistory, disk, level,
+        smoothRange / 2, since, peak, util, aboveShare);
   }
 
   /** Mean rates over consecutive windows of at least {@code ms} (first point of each: its start). */

@@ -1,15 +1,28 @@
 package dev.checkpointdoctor.detector.cause;
 
+import dev.checkpointdoctor.detector.model.CauseHypothesis.Evidence;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 
 /**
- * A node disk flat at a ceiling below its earlier peaks while busy ~100 %, latency up, RocksDB
- * stalling and checkpoints slower, with state not growing.
+ * A node disk held down by its volume: the I/O rate flat at a ceiling it exceeded before, the
+ * disk busy nearly all the time, each I/O queueing many times longer than before, and fewer I/Os
+ * completed per busy second than before (a disk asked for more does more per busy second; a
+ * throttled one does less). The busy, latency and capacity signs show within seconds of the
+ * credits running out, before a plateau is long enough to judge; RocksDB stalls follow them.
  */
 final class DiskThrottlingRule implements CauseRule {
   /** Below this busy share a lower I/O rate reads as less demand, not a ceiling. */
   static final double IDLE_UTILIZATION = 0.5;
+  /** Busy share of a saturated device. */
+  static final double SATURATED = 0.85;
+  /**
+   * Latency growth that only queueing behind a throttle gives: a healthy disk serving more I/O
+   * (compaction catching up) gets somewhat slower per I/O, not several times.
+   */
+  static final double QUEUEING_FACTOR = 4;
+  /** I/Os per busy second at most this share of before: the device itself got slower. */
+  static final double CAPACITY_DROP = 0.25;
 
   @Override
   public Cause cause() {
@@ -20,53 +33,194 @@ final class DiskThrottlingRule implements CauseRule {
   public Finding assess(JobEvidence job) {
     Finding f = new Finding(cause());
     DiskPlateau p = DiskPlateau.find(job);
-    if (p == null) {
+    String disk = p != null ? p.scope() : busiestDisk(job);
+    if (disk == null) {
       return f;
     }
-    f.support(0.35, p.signal(), p.scope(), p.level(), p.earlierPeak(), String.format(
-        "%s on %s flat at %s ± %s since %s; earlier peaks %s%s.", p.what(), p.scope(),
-        p.amount(p.level()), p.amount(p.halfWidth()), JobEvidence.clock(p.sinceMs()),
-        p.amount(p.earlierPeak()),
-        Double.isNaN(p.utilization()) ? "" : "; disk busy " + Fmt.pct(p.utilization())));
-    if (p.saturated()) {
-      f.support(p.utilization() >= 0.95 ? 0.25 : 0.15, Signal.DISK_UTILIZATION, p.scope(),
-          p.utilization(), 1, "The disk is busy " + Fmt.pct(p.utilization())
-              + " of the time, so the flat rate is a ceiling, not a lull in demand.");
+    if (p != null) {
+      f.supportFlat(0.35, p.signal(), p.scope(), p.level(), p.halfWidth(), p.earlierPeak(),
+          Double.NaN, p.sinceMs(), String.format(
+              "%s on %s flat at %s ± %s since %s; before, %s of the rates were above it "
+                  + "(peaks %s)%s.", p.what(), p.scope(), p.amount(p.level()),
+              p.amount(p.halfWidth()), JobEvidence.clock(p.sinceMs()),
+              Fmt.pct(p.earlierAboveShare()), p.amount(p.earlierPeak()),
+              Double.isNaN(p.utilization()) ? "" : "; disk busy " + Fmt.pct(p.utilization())));
+      f.onset(p.sinceMs(), DiskPlateau.WINDOW_MS, "plateau");
     }
-    for (SeriesHistory lat : job.histories(Signal.DISK_LATENCY)) {
-      if (!lat.scope().equals(p.scope())) {
-        continue;
-      }
-      double now = job.recentMedian(lat);
-      double before = job.earlierMedian(lat);
-      if (now >= 2 * before && now >= 2) {
-        f.support(0.15, Signal.DISK_LATENCY, lat.scope(), now, before, String.format(
-            "Latency per I/O on %s is %s ms, was %s ms.", lat.scope(), Fmt.num(now),
-            Fmt.num(before)));
+    Change util = job.change(GcPressureRule.series(job, Signal.DISK_UTILIZATION, disk));
+    boolean saturated = util.known() && util.now() >= SATURATED;
+    if (saturated && (util.higher() || p != null)) {
+      f.support(util.now() >= 0.95 ? 0.25 : 0.15, Signal.DISK_UTILIZATION, disk, util.now(),
+          util.before(), util.now() > util.before() ? Evidence.HIGHER : Evidence.AT_LEAST,
+          util.confidenceHigher(), String.format("The disk is busy %s of the time, was %s: "
+              + "requests queue at the device.", Fmt.pct(util.now()), Fmt.pct(util.before())));
+    }
+    Change lat = job.change(GcPressureRule.series(job, Signal.DISK_LATENCY, disk));
+    boolean queueing = lat.higher() && lat.now() >= QUEUEING_FACTOR * lat.before()
+        && lat.now() >= Signal.DISK_LATENCY.absoluteFloor();
+    if (queueing) {
+      f.support(0.15, lat, true, String.format("Latency per I/O on %s is %s ms, was %s ms "
+          + "(%s): requests wait behind a throttle.", disk, Fmt.num(lat.now()),
+          Fmt.num(lat.before()), lat.test(true)));
+    }
+    Change capacity = capacity(job, disk);
+    boolean slower = capacity != null && capacity.lower()
+        && capacity.now() <= CAPACITY_DROP * capacity.before();
+    if (slower && saturated) {
+      f.add(0.2, new Evidence(Signal.DISK_WRITE_IOPS.id(), disk, capacity.now(),
+          capacity.before(), Evidence.LOWER, Double.NaN, capacity.confidenceLower(), -1,
+          String.format("The disk completes %s I/Os per busy second, was %s (%s): the device "
+              + "is held down, not asked for more.", Fmt.num(capacity.now()),
+              Fmt.num(capacity.before()), capacity.test(false))));
+    }
+    if (p == null && !(saturated && queueing && !DiskPlateau.judgeable(job, disk))) {
+      // Busy alone is load, not a ceiling; the busy and queueing signs stand for a ceiling only
+      // until there are points enough to see whether the rate is flat.
+      return DiskPlateau.judgeable(job, disk) ? new Finding(cause()) : pending(job, disk);
+    }
+    if (f.onsetMs() < 0) {
+      long at = job.onset(GcPressureRule.series(job, Signal.DISK_LATENCY, disk), true);
+      long u = job.onset(GcPressureRule.series(job, Signal.DISK_UTILIZATION, disk), true);
+      at = at < 0 ? u : u < 0 ? at : Math.min(at, u);
+      SeriesHistory uh = GcPressureRule.series(job, Signal.DISK_UTILIZATION, disk);
+      if (at >= 0 && uh != null) {
+        f.onset(at, JobEvidence.spacing(uh), "latency");
       }
     }
     RocksDbStall stall = RocksDbStall.find(job);
     if (stall.any()) {
       f.support(0.1, stall.signal(), stall.scope(), stall.value(), stall.before(),
+          Evidence.HIGHER, Double.NaN,
           "RocksDB is throttling writes as the disk falls behind: " + stall.sentence());
     }
     if (job.checkpointTrouble()) {
-      f.support(0.1, Signal.CHECKPOINT_DURATION, "job", 0, 0,
-          "Checkpoints are slower or failing since the ceiling was reached.");
+      CheckpointTrouble.support(f, job, "since the disk was held down");
     }
     StateTrend growth = StateTrend.of(job);
     if (growth != null && growth.growing()) {
-      f.against(0.6, growth.signal(), "job", growth.now(), growth.before(),
-          "But the state is growing too (" + growth.sentence() + "), which also loads the disk.");
+      f.against(0.6, new Evidence(growth.signal().id(), "job", growth.now(), growth.before(),
+          Evidence.CONTEXT, Double.NaN, Double.NaN, -1,
+          "But the state is growing too (" + growth.sentence() + "), which also loads the disk."));
     }
-    if (p.utilization() < IDLE_UTILIZATION) {
+    if (p != null && p.utilization() < IDLE_UTILIZATION) {
       // An exhausted burst bucket queues requests, so the device reads busy; a disk that is
       // mostly idle at the lower rate is being asked for less (the job slowed for another
       // reason), not held down.
-      f.against(0.5, Signal.DISK_UTILIZATION, p.scope(), p.utilization(), 1,
+      f.against(0.5, new Evidence(Signal.DISK_UTILIZATION.id(), p.scope(), p.utilization(),
+          IDLE_UTILIZATION, Evidence.LOWER, Double.NaN, Double.NaN, -1,
           "But the disk is busy only " + Fmt.pct(p.utilization())
-              + " of the time: the lower rate looks like less demand, not a ceiling.");
+              + " of the time: the lower rate looks like less demand, not a ceiling."));
     }
     return f;
+  }
+
+  /**
+   * The disk's latest points busy and queueing before a test or a plateau can judge them: a
+   * pending finding that holds RocksDB stalls and back-pressure back for the minute it takes.
+   */
+  private Finding pending(JobEvidence job, String disk) {
+    Finding f = new Finding(cause());
+    SeriesHistory u = GcPressureRule.series(job, Signal.DISK_UTILIZATION, disk);
+    SeriesHistory l = GcPressureRule.series(job, Signal.DISK_LATENCY, disk);
+    double util = latest(u, 3);
+    double lat = latest(l, 3);
+    double latBefore = l == null ? Double.NaN : job.earlierMedian(l);
+    if (!(util >= SATURATED && lat >= QUEUEING_FACTOR * latBefore
+        && lat >= Signal.DISK_LATENCY.absoluteFloor())) {
+      return f;
+    }
+    long at = job.onset(l, true);
+    if (at < 0) {
+      return f;
+    }
+    f.add(0.1, new Evidence(Signal.DISK_LATENCY.id(), disk, lat, latBefore, Evidence.HIGHER,
+        Double.NaN, Double.NaN, at, String.format("Latency per I/O on %s is %s ms since %s, was "
+            + "%s ms, with the disk busy %s: too few points yet to judge a ceiling.", disk,
+            Fmt.num(lat), JobEvidence.clock(at), Fmt.num(latBefore), Fmt.pct(util))));
+    f.onset(at, JobEvidence.spacing(l), "latency");
+    return f.pending(String.format("the disk %s is busy %s with I/O latency %s ms (was %s ms) "
+        + "since %s.", disk, Fmt.pct(util), Fmt.num(lat), Fmt.num(latBefore),
+        JobEvidence.clock(at)));
+  }
+
+  /** Median of the last {@code k} finite values, or NaN. */
+  static double latest(SeriesHistory h, int k) {
+    if (h == null) {
+      return Double.NaN;
+    }
+    double[] v = new double[k];
+    int n = 0;
+    for (int i = h.size() - 1; i >= 0 && n < k; i--) {
+      if (Double.isFinite(h.value(i))) {
+        v[n++] = h.value(i);
+      }
+    }
+    return n == 0 ? Double.NaN : Stats.median(java.util.Arrays.copyOf(v, n));
+  }
+
+  /** The disk of the job busiest now, or null. */
+  private static String busiestDisk(JobEvidence job) {
+    String best = null;
+    double most = -1;
+    for (SeriesHistory h : job.histories(Signal.DISK_UTILIZATION)) {
+      double now = job.recentMedian(h);
+      if (now > most) {
+        most = now;
+        best = h.scope();
+      }
+    }
+    return best;
+  }
+
+  /**
+   * I/Os completed per busy second on one disk (read plus write IOPS over utilisation, at the
+   * timestamps where all three were observed), now against before; null when not computable.
+   */
+  private static Change capacity(JobEvidence job, String disk) {
+    SeriesHistory util = GcPressureRule.series(job, Signal.DISK_UTILIZATION, disk);
+    if (util == null) {
+      return null;
+    }
+    SeriesHistory ops = null;
+    for (SeriesHistory h : TotalIopsHistory.of(job)) {
+      if (h.scope().equals(disk)) {
+        ops = h;
+      }
+    }
+    if (ops == null) {
+      ops = GcPressureRule.series(job, Signal.DISK_WRITE_IOPS, disk);
+    }
+    if (ops == null) {
+      return null;
+    }
+    double[] before = new double[ops.size()];
+    double[] recent = new double[ops.size()];
+    int nb = 0;
+    int nr = 0;
+    long from = Math.max(job.recentFrom(), job.onset());
+    int j = 0;
+    for (int i = 0; i < ops.size(); i++) {
+      long t = ops.timeMs(i);
+      while (j < util.size() && util.timeMs(j) < t) {
+        j++;
+      }
+      if (j >= util.size() || util.timeMs(j) != t || !(util.value(j) >= 0.05)) {
+        continue;
+      }
+      double c = ops.value(i) / util.value(j);
+      if (t >= from) {
+        recent[nr++] = c;
+      } else if (t < job.earlierTo()) {
+        before[nb++] = c;
+      }
+    }
+    if (nb < JobEvidence.MIN_EARLIER || nr < 3) {
+      return null;
+    }
+    double[] b = java.util.Arrays.copyOf(before, nb);
+    double[] r = java.util.Arrays.copyOf(recent, nr);
+    RankTests.MannWhitney mw = RankTests.mannWhitney(b, r, RankTests.dependence(b, r));
+    return new Change(Signal.DISK_WRITE_IOPS, disk, Stats.median(r), Stats.median(b),
+        mw.superiority(), mw.pGreater(), mw.pLess(), nr, nb, Change.EARLIER);
   }
 }

@@ -1,10 +1,19 @@
 package dev.checkpointdoctor.detector.cause;
 
+import dev.checkpointdoctor.detector.model.CauseHypothesis.Evidence;
+import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 
-/** TaskManagers spending a large share of time in GC with the heap nearly full. */
+/**
+ * A TaskManager spending more of its time in garbage collection than it did before (judged
+ * against its own earlier GC time, so a quiet JVM counts from a few ms/s on and a noisy one
+ * needs more), with its heap fuller than before or nearly full.
+ */
 final class GcPressureRule implements CauseRule {
-  static final double GC_MS_PER_S = 100;
+  /** GC time that costs the job throughput in any case: 10 % of wall time. */
+  static final double HEAVY_MS_PER_S = 100;
+  /** Heap use at which the old generation has no room left to collect into. */
+  static final double FULL_HEAP = 0.85;
 
   @Override
   public Cause cause() {
@@ -14,34 +23,58 @@ final class GcPressureRule implements CauseRule {
   @Override
   public Finding assess(JobEvidence job) {
     Finding f = new Finding(cause());
-    JobEvidence.Peak gc = job.highestRecentMedian(Signal.GC_TIME, "tm:");
-    JobEvidence.Peak heap = job.highestRecentMedian(Signal.HEAP_USAGE, "tm:");
-    if (gc != null) {
-      double before = Double.isNaN(gc.before()) ? 0 : gc.before();
-      if (gc.value() >= GC_MS_PER_S / 2 && gc.value() >= 3 * before) {
-        f.support(gc.value() >= GC_MS_PER_S ? 0.45 : 0.25, Signal.GC_TIME, gc.scope(), gc.value(),
-            before, String.format("%s spends %s ms/s in garbage collection (%s of the time), "
-                + "was %s ms/s.", gc.scope(), Fmt.num(gc.value()), Fmt.pct(gc.value() / 1000),
-                Fmt.num(before)));
-      }
-    }
-    if (heap != null && heap.value() >= 0.85 && f.confidence() > 0) {
-      f.support(heap.value() >= 0.9 ? 0.25 : 0.15, Signal.HEAP_USAGE, heap.scope(),
-          heap.value(), heap.before(), String.format("Heap at %s is %s full (was %s).",
-              heap.scope(), Fmt.pct(heap.value()), Fmt.pct(heap.before())));
-    }
-    if (f.confidence() == 0) {
+    Change gc = strongest(job, Signal.GC_TIME);
+    if (gc == null || !gc.higherBy(Signal.GC_TIME.absoluteFloor())) {
       return f;
     }
-    JobEvidence.Peak busy = job.highestRecentMedian(Signal.BUSY, "task:");
-    if (busy != null && busy.value() >= 800) {
-      f.support(0.1, Signal.BUSY, busy.scope(), busy.value(), busy.before(),
-          busy.scope() + " is busy " + Fmt.num(busy.value()) + " ms/s.");
+    f.support(gc.now() >= HEAVY_MS_PER_S ? 0.45 : 0.35, gc, true, String.format(
+        "%s spends %s ms/s in garbage collection (%s of the time), was %s ms/s (%s).",
+        gc.scope(), Fmt.num(gc.now()), Fmt.pct(gc.now() / 1000), Fmt.num(gc.before()),
+        gc.test(true)));
+    SeriesHistory heapSeries = series(job, Signal.HEAP_USAGE, gc.scope());
+    Change heap = job.change(heapSeries);
+    if (heap.known() && heap.higher()) {
+      f.support(heap.now() >= FULL_HEAP ? 0.25 : 0.15, heap, true, String.format(
+          "Heap at %s is %s full, was %s (%s).", heap.scope(), Fmt.pct(heap.now()),
+          Fmt.pct(heap.before()), heap.test(true)));
+    } else if (heap.known() && heap.now() >= FULL_HEAP) {
+      f.support(0.15, Signal.HEAP_USAGE, heap.scope(), heap.now(), FULL_HEAP, Evidence.AT_LEAST,
+          Double.NaN, String.format("Heap at %s is %s full.", heap.scope(),
+              Fmt.pct(heap.now())));
+    }
+    Change busy = strongest(job, Signal.BUSY);
+    if (busy != null && busy.higher()) {
+      f.support(0.1, busy, true, String.format("%s is busy %s ms/s, was %s ms/s.", busy.scope(),
+          Fmt.num(busy.now()), Fmt.num(busy.before())));
     }
     if (job.checkpointTrouble()) {
-      f.support(0.1, Signal.CHECKPOINT_DURATION, "job", 0, 0,
-          "Checkpoints are slower or failing while the JVMs collect garbage.");
+      CheckpointTrouble.support(f, job, "while the JVMs collect garbage");
     }
     return f;
+  }
+
+  /** The series of a signal whose rise is the clearest (highest superiority, then level). */
+  static Change strongest(JobEvidence job, Signal s) {
+    Change best = null;
+    for (SeriesHistory h : job.histories(s)) {
+      Change c = job.change(h);
+      if (!c.known()) {
+        continue;
+      }
+      if (best == null || (c.higher() && !best.higher())
+          || (c.higher() == best.higher() && c.now() - c.before() > best.now() - best.before())) {
+        best = c;
+      }
+    }
+    return best;
+  }
+
+  static SeriesHistory series(JobEvidence job, Signal s, String scope) {
+    for (SeriesHistory h : job.histories(s)) {
+      if (h.scope().equals(scope)) {
+        return h;
+      }
+    }
+    return null;
   }
 }

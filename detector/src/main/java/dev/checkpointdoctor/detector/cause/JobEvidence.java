@@ -1,6 +1,7 @@
 package dev.checkpointdoctor.detector.cause;
 
 import dev.checkpointdoctor.detector.model.Anomaly;
+import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
@@ -42,7 +43,12 @@ final class JobEvidence {
   private final long now;
   private final long onset;
   private final long recentFrom;
+  /** End of the earlier slice: before the trouble, however long ago it began. */
+  private final long earlierTo;
   private final SliceCache slices;
+  private Map<String, BaselineSummary> baselines;
+  private final Map<SeriesHistory, Change> changes = new java.util.IdentityHashMap<>();
+  private final Map<SeriesHistory, Long> onsets = new java.util.IdentityHashMap<>();
 
   /** Evidence read afresh: nothing kept from or for other diagnoses. */
   JobEvidence(JobView view, DetectorSettings settings) {
@@ -62,6 +68,7 @@ final class JobEvidence {
     }
     this.onset = first;
     this.recentFrom = Math.max(now - MAX_RECENT_MS, Math.min(onset, now - MIN_RECENT_MS));
+    this.earlierTo = Math.min(recentFrom, onset);
   }
 
   String job() {
@@ -78,6 +85,15 @@ final class JobEvidence {
 
   long recentFrom() {
     return recentFrom;
+  }
+
+  /** The earlier slice ends here: at the recent slice or the trouble's onset, if earlier. */
+  long earlierTo() {
+    return earlierTo;
+  }
+
+  JobView view() {
+    return view;
   }
 
   DetectorSettings settings() {
@@ -115,7 +131,7 @@ final class JobEvidence {
   }
 
   double[] earlier(SeriesHistory h) {
-    return slice(h, Long.MIN_VALUE, recentFrom);
+    return slice(h, Long.MIN_VALUE, earlierTo);
   }
 
   /**
@@ -139,7 +155,12 @@ final class JobEvidence {
     if (h == null) {
       return Double.NaN;
     }
-    return slices.median(h, firstAtOrAfter(h, Long.MIN_VALUE), firstAtOrAfter(h, recentFrom));
+    double m = slices.median(h, firstAtOrAfter(h, Long.MIN_VALUE), firstAtOrAfter(h, earlierTo));
+    if (Double.isNaN(m)) {
+      BaselineSummary b = baseline(h.signal(), h.scope());
+      return b == null ? Double.NaN : b.expected();
+    }
+    return m;
   }
 
   /** {@code Stats.median(slice(h, fromMs, toMs))} without a copy per call. */
@@ -173,6 +194,168 @@ final class JobEvidence {
       }
     }
     return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+  }
+
+  /** The learned baseline of one (signal, scope) once ready, else null. */
+  BaselineSummary baseline(Signal s, String scope) {
+    if (baselines == null) {
+      baselines = new java.util.HashMap<>();
+      for (BaselineSummary b : view.baselines()) {
+        if ("ready".equals(b.state())) {
+          baselines.put(b.signal().id() + "|" + b.scope(), b);
+        }
+      }
+    }
+    return baselines.get(s.id() + "|" + scope);
+  }
+
+  /**
+   * The recent values of {@code h} against its earlier ones (or, when the history holds too few
+   * from before the trouble, against its learned baseline): see {@link Change}.
+   */
+  Change change(SeriesHistory h) {
+    if (h == null) {
+      return Change.none(null, "");
+    }
+    Change c = changes.get(h);
+    if (c == null) {
+      c = judge(h);
+      changes.put(h, c);
+    }
+    return c;
+  }
+
+  /** Recent values below which a sparse series is read from the trouble's onset on. */
+  static final int MIN_RECENT = 5;
+  /** Earlier values needed for a test against them rather than against the baseline. */
+  static final int MIN_EARLIER = 8;
+
+  /**
+   * The values a judgment of the present reads: those since the trouble's onset when there are
+   * enough (the recent slice still holds up to two minutes from before it, which would hide a
+   * change at the onset), else the recent slice, else, for a sparse series (one point per
+   * checkpoint), everything since the trouble began.
+   */
+  double[] present(SeriesHistory h) {
+    double[] recent = slice(h, Math.max(recentFrom, onset), Long.MAX_VALUE);
+    if (recent.length < MIN_RECENT) {
+      recent = recent(h);
+    }
+    if (recent.length < MIN_RECENT) {
+      double[] since = slice(h, earlierTo, Long.MAX_VALUE);
+      recent = since.length > recent.length ? since : recent;
+    }
+    return recent;
+  }
+
+  private Change judge(SeriesHistory h) {
+    double[] recent = present(h);
+    if (recent.length == 0) {
+      return Change.none(h.signal(), h.scope());
+    }
+    double now = Stats.median(recent);
+    double[] before = earlier(h);
+    if (before.length >= MIN_EARLIER) {
+      RankTests.MannWhitney mw = RankTests.mannWhitney(before, recent,
+          RankTests.dependence(before, recent));
+      return new Change(h.signal(), h.scope(), now, Stats.median(before), mw.superiority(),
+          mw.pGreater(), mw.pLess(), recent.length, before.length, Change.EARLIER);
+    }
+    BaselineSummary b = baseline(h.signal(), h.scope());
+    if (b == null) {
+      return Change.none(h.signal(), h.scope());
+    }
+    // sign test against the baseline's median, on an effective count shrunk for correlation
+    double above = 0;
+    for (double v : recent) {
+      above += v > b.expected() ? 1 : v == b.expected() ? 0.5 : 0;
+    }
+    int n = recent.length;
+    double dep = RankTests.dependence(recent, recent);
+    double sd = Math.sqrt(n / 4.0 * dep);
+    double pHigher = 1 - RankTests.normalCdf((above - n / 2.0 - 0.5) / sd);
+    double pLower = RankTests.normalCdf((above - n / 2.0 + 0.5) / sd);
+    // against a median alone the effect must also leave the band: most values beyond its edge
+    boolean beyond = now > b.upper() || now < b.lower();
+    double sup = beyond ? above / n : 0.5;
+    return new Change(h.signal(), h.scope(), now, b.expected(), sup, pHigher, pLower, n, 0,
+        Change.BASELINE);
+  }
+
+  /**
+   * When {@code h} left its normal in the given direction (event time), or -1 when it is within
+   * it now or no normal is known. Normal is the learned baseline's band, else the 5–95 % range
+   * of the earlier values.
+   */
+  long onset(SeriesHistory h, boolean up) {
+    if (h == null) {
+      return -1;
+    }
+    Long known = onsets.get(h);
+    if (known != null && up) {
+      return known;
+    }
+    double limit;
+    BaselineSummary b = baseline(h.signal(), h.scope());
+    if (b != null) {
+      limit = up ? b.upper() : b.lower();
+    } else {
+      double[] e = earlier(h);
+      if (e.length < MIN_EARLIER) {
+        return -1;
+      }
+      limit = Stats.quantile(e, up ? 0.95 : 0.05);
+    }
+    // The departure starts at the earliest out-of-normal point from which on most points are
+    // out: a few early outliers do not pull it back, and a fault that sometimes dips back into
+    // the band keeps its start. The scan stops at a long normal stretch.
+    long first = -1;
+    int out = 0;
+    int seen = 0;
+    int normalRun = 0;
+    long normalSince = h.size() == 0 ? 0 : h.timeMs(h.size() - 1);
+    for (int i = h.size() - 1; i >= 0; i--) {
+      double v = h.value(i);
+      if (!Double.isFinite(v)) {
+        continue;
+      }
+      seen++;
+      if (up ? v > limit : v < limit) {
+        out++;
+        normalRun = 0;
+        normalSince = h.timeMs(i);
+        if (2 * out >= seen) {
+          first = h.timeMs(i);
+        }
+      } else if (++normalRun >= ONSET_GAP_POINTS && normalSince - h.timeMs(i) >= ONSET_GAP_MS) {
+        break;
+      }
+    }
+    if (up) {
+      onsets.put(h, first);
+    }
+    return first;
+  }
+
+  /**
+   * Normal points in a row, spanning at least {@link #ONSET_GAP_MS}, that end a departure when
+   * scanning back from now: an intermittent sign (writes stopped now and then) keeps its start.
+   */
+  static final int ONSET_GAP_POINTS = 4;
+  static final long ONSET_GAP_MS = 2 * 60_000L;
+
+  /** Typical spacing of a history's points (ms), or NaN with fewer than two. */
+  static double spacing(SeriesHistory h) {
+    int n = h.size();
+    if (n < 2) {
+      return Double.NaN;
+    }
+    int from = Math.max(0, n - 21);
+    double[] gaps = new double[n - 1 - from];
+    for (int i = from + 1; i < n; i++) {
+      gaps[i - from - 1] = h.timeMs(i) - h.timeMs(i - 1);
+    }
+    return Stats.median(gaps);
   }
 
   /** Index of the first point at or after {@code ms} (histories are in time order). */

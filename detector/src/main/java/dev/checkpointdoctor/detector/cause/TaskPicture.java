@@ -33,12 +33,13 @@ final class TaskPicture {
       if (!h.scope().startsWith("task:")) {
         continue;
       }
-      SortedWindow r = job.recentWindow(h);
-      if (r.size() == 0) {
+      // the values a judgment reads: since the trouble's onset when there are enough
+      double[] r = job.present(h);
+      if (r.length == 0) {
         continue;
       }
       p.byTask.computeIfAbsent(JobEvidence.taskName(h.scope()), k -> new ArrayList<>())
-          .add(new Subtask(h.scope(), r.median(), job.earlierMedian(h)));
+          .add(new Subtask(h.scope(), Stats.median(r), job.earlierMedian(h)));
     }
     return p;
   }

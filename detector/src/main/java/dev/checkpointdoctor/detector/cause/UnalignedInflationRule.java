@@ -1,11 +1,13 @@
 package dev.checkpointdoctor.detector.cause;
 
+import dev.checkpointdoctor.detector.model.CauseHypothesis.Evidence;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 
 /**
- * Unaligned checkpoints persisting lots of in-flight data under back-pressure: persisted data far
- * above its earlier level and growing, checkpoint size jumping.
+ * Unaligned checkpoints persisting more in-flight data than before (judged against the job's
+ * own earlier checkpoints, whose persisted data varies with the load anyway) under
+ * back-pressure: the buffers the back-pressure fills are written into every checkpoint.
  */
 final class UnalignedInflationRule implements CauseRule {
   @Override
@@ -13,45 +15,72 @@ final class UnalignedInflationRule implements CauseRule {
     return Cause.UNALIGNED_CHECKPOINT_INFLATION;
   }
 
-  static boolean inflated(JobEvidence.Peak p) {
-    double before = Double.isNaN(p.before()) ? 0 : p.before();
-    return p.value() >= 3 * before + (8 << 20);
+  /** Persisted in-flight data higher than before by at least the signal's floor, or null. */
+  static Change inflation(JobEvidence job) {
+    Change c = job.change(job.jobSeries(Signal.CHECKPOINT_PERSISTED_DATA));
+    return c.known() && c.higherBy(Signal.CHECKPOINT_PERSISTED_DATA.absoluteFloor()) ? c : null;
+  }
+
+  /** Completed checkpoints since the trouble began that a judgment of the in-flight data needs. */
+  static final int MIN_CHECKPOINTS = 3;
+
+  /**
+   * A job that runs unaligned checkpoints (it persists in-flight data at all) whose trouble is
+   * younger than {@link #MIN_CHECKPOINTS} completed checkpoints: whether its back-pressure
+   * inflates them cannot be judged yet, so back-pressure waits for the next checkpoints.
+   */
+  private static Finding pending(JobEvidence job, Finding f) {
+    SeriesHistory h = job.jobSeries(Signal.CHECKPOINT_PERSISTED_DATA);
+    if (h == null || h.size() == 0) {
+      return f;
+    }
+    double[] before = job.earlier(h);
+    boolean unaligned = Stats.max(before) > 0 || h.value(h.size() - 1) > 0;
+    int since = JobEvidence.count(h, job.onset(), Long.MAX_VALUE);
+    if (!unaligned || since >= MIN_CHECKPOINTS || job.onset() >= job.now()) {
+      return f;
+    }
+    f.onset(job.onset(), JobEvidence.spacing(h), "in-flight data");
+    return f.pending(String.format("the job runs unaligned checkpoints, and %d of the %d "
+        + "checkpoints needed to judge their in-flight data have completed since %s.", since,
+        MIN_CHECKPOINTS, JobEvidence.clock(job.onset())));
   }
 
   @Override
   public Finding assess(JobEvidence job) {
     Finding f = new Finding(cause());
-    JobEvidence.Peak persisted = job.highestRecentMedian(Signal.CHECKPOINT_PERSISTED_DATA, "job");
-    if (persisted == null || !inflated(persisted)) {
-      return f;
+    Change persisted = inflation(job);
+    if (persisted == null) {
+      return pending(job, f);
     }
-    double before = Double.isNaN(persisted.before()) ? 0 : persisted.before();
-    f.support(0.45, Signal.CHECKPOINT_PERSISTED_DATA, "job", persisted.value(), before,
-        String.format("Checkpoints persist %s of in-flight data (was %s): unaligned checkpoints "
-            + "are storing the buffers.", Fmt.bytes(persisted.value()), Fmt.bytes(before)));
+    f.support(0.45, persisted, true, String.format("Checkpoints persist %s of in-flight data, "
+            + "was %s (%s): unaligned checkpoints are storing the buffers.",
+        Fmt.bytes(persisted.now()), Fmt.bytes(persisted.before()), persisted.test(true)));
     SeriesHistory h = job.jobSeries(Signal.CHECKPOINT_PERSISTED_DATA);
-    long[] t = JobEvidence.times(h, job.recentFrom());
-    double[] v = JobEvidence.slice(h, job.recentFrom(), Long.MAX_VALUE);
-    Stats.Trend trend = Stats.trend(t, v);
-    if (v.length >= 4 && trend.slopePerMs() > 0 && trend.risingShare() >= 0.65) {
-      f.support(0.1, Signal.CHECKPOINT_PERSISTED_DATA, "job", trend.valueAtRef(), v[0],
-          "In-flight data keeps growing: +" + Fmt.bytes(trend.perHour()) + " per hour.");
+    long[] t = JobEvidence.times(h, job.earlierTo());
+    double[] v = JobEvidence.slice(h, job.earlierTo(), Long.MAX_VALUE);
+    SenSlope trend = SenSlope.of(t, v, 0.95);
+    if (v.length >= 4 && trend.rising()) {
+      double fitted = trend.at(t, v, t[t.length - 1]);
+      double start = trend.at(t, v, t[0]);
+      f.support(0.1, Signal.CHECKPOINT_PERSISTED_DATA, "job", fitted, start, Evidence.RISING,
+          0.95, String.format("In-flight data keeps growing: +%s per hour (95 %% bound +%s), "
+              + "%s now from %s.", Fmt.bytes(trend.perHour()),
+              Fmt.bytes(trend.lowerPerMs() * 3_600_000d), Fmt.bytes(fitted), Fmt.bytes(start)));
     }
-    JobEvidence.Peak bp = job.highestRecentMedian(Signal.BACKPRESSURE, "task:");
-    if (bp != null && bp.value() >= 300) {
-      f.support(0.2, Signal.BACKPRESSURE, bp.scope(), bp.value(), bp.before(), String.format(
-          "%s is back-pressured %s ms/s, which fills the buffers the checkpoint persists.",
-          bp.scope(), Fmt.num(bp.value())));
+    Change bp = GcPressureRule.strongest(job, Signal.BACKPRESSURE);
+    if (bp != null && bp.higher()) {
+      f.support(0.2, bp, true, String.format(
+          "%s is back-pressured %s ms/s (was %s), which fills the buffers the checkpoint "
+              + "persists.", bp.scope(), Fmt.num(bp.now()), Fmt.num(bp.before())));
     }
-    JobEvidence.Peak size = job.highestRecentMedian(Signal.CHECKPOINT_SIZE, "job");
-    if (size != null && size.value() >= 1.5 * size.before()) {
-      f.support(0.15, Signal.CHECKPOINT_SIZE, "job", size.value(), size.before(), String.format(
-          "Checkpoint size jumped to %s from %s.", Fmt.bytes(size.value()),
-          Fmt.bytes(size.before())));
+    Change size = job.change(job.jobSeries(Signal.CHECKPOINT_SIZE));
+    if (size.known() && size.higher()) {
+      f.support(0.15, size, true, String.format("Checkpoint size rose to %s from %s.",
+          Fmt.bytes(size.now()), Fmt.bytes(size.before())));
     }
     if (job.checkpointTrouble()) {
-      f.support(0.1, Signal.CHECKPOINT_DURATION, "job", 0, 0,
-          "Checkpoints are slower or failing as they carry the in-flight data.");
+      CheckpointTrouble.support(f, job, "as checkpoints carry the in-flight data");
     }
     return f;
   }

@@ -45,6 +45,7 @@ public record Anomaly(
 
   public Anomaly {
     causes = causes == null ? List.of() : List.copyOf(causes);
+    lower = signal.shownLower(lower);
     if (open && endedAtMs != -1) {
       throw new IllegalArgumentException("an open anomaly has no end");
     }

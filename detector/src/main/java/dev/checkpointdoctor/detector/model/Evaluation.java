@@ -18,4 +18,10 @@ public record Evaluation(
     double upper,
     double score,
     boolean ready,
-    boolean outside) {}
+    boolean outside) {
+
+  /** A band below zero of a signal that cannot be negative is shown clipped at zero. */
+  public Evaluation {
+    lower = signal.shownLower(lower);
+  }
+}

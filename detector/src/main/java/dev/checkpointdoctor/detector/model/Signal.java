@@ -103,6 +103,22 @@ public enum Signal {
     return this != CHECKPOINT_FAILURES && this != ROCKSDB_WRITE_STOPPED;
   }
 
+  /**
+   * Whether the quantity can never be below zero. Every signal is a duration, a size, a count, a
+   * rate or a ratio, so all are; a signal that could go negative would say so here.
+   */
+  public boolean nonNegative() {
+    return true;
+  }
+
+  /**
+   * A lower band edge as shown to people: a band reaching below zero for a quantity that cannot
+   * be negative is clipped at zero (the baseline itself keeps its symmetric band). NaN stays NaN.
+   */
+  public double shownLower(double lower) {
+    return nonNegative() && lower < 0 ? 0 : lower;
+  }
+
   public static Optional<Signal> byId(String id) {
     for (Signal s : values()) {
       if (s.id.equals(id)) {

@@ -6,8 +6,10 @@ import dev.checkpointdoctor.detector.extract.SignalExtractor;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.cause.UnknownCauseDiagnoser;
+import dev.checkpointdoctor.detector.model.DeliverySettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.JobIdentity;
 import dev.checkpointdoctor.detector.model.JobSummary;
 import dev.checkpointdoctor.detector.model.Labels;
 import dev.checkpointdoctor.detector.model.Observation;
@@ -24,6 +26,8 @@ import java.util.Optional;
  * lock, so the API sees a consistent state between two requests.
  *
  * <p>Time is the samples' own: nothing here reads a clock, so a recorded history replays exactly.
+ * Only per-series order is assumed: sources, Prometheus shards and the replicas of an HA pair
+ * (see {@link DeliverySettings}) may interleave as they like within the delivery lag.
  */
 public final class Detector {
   /** Bits of the NaN Prometheus uses to mark a series as ended. */
@@ -32,7 +36,11 @@ public final class Detector {
 
   private final SignalCatalog catalog;
   private final DetectorSettings settings;
+  private final DeliverySettings delivery;
   private final SignalExtractor extractor;
+  /** Null unless an HA replica label is set. */
+  private final ReplicaElection election;
+  private final ReplicaElection.Sink seriesSink = this::acceptSeries;
   private final DetectorStats stats = new DetectorStats();
   private final Map<Labels, SeriesCursor> series = new HashMap<>();
   // Keyed by label sets whose strings are interned (see Labels#interned). The decoder interns the
@@ -52,6 +60,9 @@ public final class Detector {
   private volatile int jobGauge;
   private volatile long unjoinedCounter;
   private volatile long lateFrameCounter;
+  private volatile long idleTaskManagerCounter;
+  private volatile long ignoredCounter;
+  private volatile long pendingGauge;
 
   private final List<DetectorListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -60,10 +71,20 @@ public final class Detector {
   }
 
   public Detector(SignalCatalog catalog, DetectorSettings settings, Diagnoser diagnoser) {
+    this(catalog, settings, DeliverySettings.defaults(), diagnoser);
+  }
+
+  public Detector(SignalCatalog catalog, DetectorSettings settings, DeliverySettings delivery,
+      Diagnoser diagnoser) {
     this.catalog = catalog;
     this.settings = settings;
-    this.extractor = new SignalExtractor(catalog, settings);
+    this.delivery = delivery;
+    this.extractor = new SignalExtractor(catalog, settings, delivery);
+    this.election = delivery.haReplicaLabel() == null ? null
+        : new ReplicaElection(delivery.haReplicaLabel(),
+            delivery.haFailoverTimeout().toMillis(), catalog, extractor.identity(), stats);
     this.book = new SignalBook(settings, diagnoser, listeners);
+    book.unjoinedCounts(extractor::unjoinedNodeSamples, extractor::unjoinedContainerSamples);
   }
 
   /** Restores baselines and anomalies from a snapshot taken by {@link #snapshot()}. */
@@ -73,7 +94,12 @@ public final class Detector {
 
   public Detector(SignalCatalog catalog, DetectorSettings settings, Diagnoser diagnoser,
       DetectorState restored) {
-    this(catalog, settings, diagnoser);
+    this(catalog, settings, DeliverySettings.defaults(), diagnoser, restored);
+  }
+
+  public Detector(SignalCatalog catalog, DetectorSettings settings, DeliverySettings delivery,
+      Diagnoser diagnoser, DetectorState restored) {
+    this(catalog, settings, delivery, diagnoser);
     book.restore(restored);
     eventTimeMs = restored.eventTimeMs();
     publishGauges();
@@ -83,12 +109,25 @@ public final class Detector {
     return settings;
   }
 
+  public DeliverySettings delivery() {
+    return delivery;
+  }
+
+  /** What makes a job key (job_name, or identity labels and job_name). */
+  public JobIdentity jobIdentity() {
+    return extractor.identity();
+  }
+
   /**
    * Caps the series the detector keeps state for (call before the first sample; series that are
    * already tracked are not counted).
    */
   public synchronized void limitSeries(int maxTotal, int maxPerJob) {
     budget = new SeriesBudget(maxTotal, maxPerJob);
+    if (election != null) {
+      // both replicas' label sets, and some churn
+      election.limit((int) Math.min(Integer.MAX_VALUE, 4L * maxTotal));
+    }
   }
 
   public DetectorStats stats() {
@@ -106,6 +145,15 @@ public final class Detector {
   /** As {@link #accept(Labels, long[], double[])} for the samples {@code [from, to)}. */
   public synchronized void accept(Labels labels, long[] timestamps, double[] values, int from,
       int to) {
+    if (election != null) {
+      election.accept(labels, timestamps, values, from, to, seriesSink);
+    } else {
+      acceptSeries(labels, timestamps, values, from, to);
+    }
+  }
+
+  private void acceptSeries(Labels labels, long[] timestamps, double[] values, int from,
+      int to) {
     SeriesCursor cursor = series.get(labels);
     if (cursor == null) {
       MetricRule rule = catalog.ruleFor(labels.metricName());
@@ -114,7 +162,7 @@ public final class Detector {
         return;
       }
       if (!budget.tryAdd(labels)) {
-        stats.cardinalityLimit.addAndGet(timestamps.length);
+        stats.cardinalityLimit.addAndGet(to - from);
         return;
       }
       // the detector keeps a label set for as long as the series lives: share its strings
@@ -150,10 +198,17 @@ public final class Detector {
     current = null;
   }
 
-  /** Marks the end of one request: signals waiting for the rest of their scrape are finalised. */
+  /**
+   * Marks the end of one request (or a group of them): what the samples so far make complete is
+   * observed, and the jobs that received observations are re-diagnosed. Request boundaries
+   * decide nothing else: a scrape split over requests and shards is gathered by its timestamp.
+   */
   public synchronized void endBatch() {
+    if (election != null) {
+      election.prune();
+    }
     if (eventTimeMs != Long.MIN_VALUE) {
-      extractor.flush(eventTimeMs, observer);
+      extractor.flush(observer);
       book.diagnose(eventTimeMs);
     }
     publishGauges();
@@ -164,8 +219,11 @@ public final class Detector {
     baselineGauge = book.size();
     openAnomalyGauge = book.openAnomalyCount();
     jobGauge = book.jobCount();
-    unjoinedCounter = extractor.unjoinedSamples() + extractor.unjoinedContainerSamples();
+    unjoinedCounter = extractor.unjoinedSamples();
     lateFrameCounter = extractor.lateSamples();
+    idleTaskManagerCounter = extractor.idleTaskManagerSamples();
+    ignoredCounter = extractor.ignoredSamples();
+    pendingGauge = extractor.pendingSamples() + (election == null ? 0 : election.held());
   }
 
   /**
@@ -179,6 +237,28 @@ public final class Detector {
   /** Job samples that arrived after their scrape's frame was evaluated, as of the last batch. */
   public long lateFrameSamples() {
     return lateFrameCounter;
+  }
+
+  /** TaskManager samples from times it ran no job's task, as of the last batch. */
+  public long idleTaskManagerSamples() {
+    return idleTaskManagerCounter;
+  }
+
+  /**
+   * Samples of catalog metrics that name nothing to watch (no job_name or tm_id, virtual disks,
+   * the pause container), as of the last batch.
+   */
+  public long ignoredSeriesSamples() {
+    return ignoredCounter;
+  }
+
+  /**
+   * Samples held for now, as of the last batch: in scrapes waiting for the rest of their series,
+   * node/container/TaskManager values waiting to learn which jobs ran there, standby-replica
+   * samples kept for a failover. Bounded by the delivery lag and fixed caps.
+   */
+  public long pendingSamples() {
+    return pendingGauge;
   }
 
   private void observe(Observation o) {

@@ -14,6 +14,8 @@ public final class DetectorStats {
   final AtomicLong unusedMetric = new AtomicLong();
   final AtomicLong observations = new AtomicLong();
   final AtomicLong cardinalityLimit = new AtomicLong();
+  final AtomicLong haStandby = new AtomicLong();
+  final AtomicLong haFailovers = new AtomicLong();
 
   /** Samples that reached signal extraction. */
   public long processed() {
@@ -48,5 +50,15 @@ public final class DetectorStats {
   /** Samples of new series refused because a tracked-series limit was reached. */
   public long cardinalityLimit() {
     return cardinalityLimit.get();
+  }
+
+  /** Samples of an HA pair's standby replica (see --ha-replica-label): not learned from. */
+  public long haStandby() {
+    return haStandby.get();
+  }
+
+  /** Times a source switched to the other replica of its HA pair. */
+  public long haFailovers() {
+    return haFailovers.get();
   }
 }

@@ -24,4 +24,18 @@ public interface JobView {
   default List<SeriesHistory> history(Signal signal) {
     return List.of();
   }
+
+  /**
+   * node_exporter samples no job's TaskManagers could be joined to, over all jobs since start,
+   * or -1 when not known: a job without disk series and a positive count has its node_exporter
+   * series arriving but unjoined.
+   */
+  default long unjoinedNodeSamples() {
+    return -1;
+  }
+
+  /** The same for cAdvisor container samples. */
+  default long unjoinedContainerSamples() {
+    return -1;
+  }
 }

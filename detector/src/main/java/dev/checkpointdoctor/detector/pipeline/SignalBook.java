@@ -41,6 +41,8 @@ final class SignalBook {
   private final java.util.Set<Job> touched = new java.util.LinkedHashSet<>();
   private final Deque<Anomaly> resolved = new ArrayDeque<>();
   private long nextAnomalyId = 1;
+  private java.util.function.LongSupplier unjoinedNode = () -> -1;
+  private java.util.function.LongSupplier unjoinedContainer = () -> -1;
   private int entryCount;
   private int openCount;
 
@@ -48,6 +50,13 @@ final class SignalBook {
     this.settings = settings;
     this.diagnoser = diagnoser;
     this.listeners = listeners;
+  }
+
+  /** Where the diagnoser's views read the unjoined node and container sample counts. */
+  void unjoinedCounts(java.util.function.LongSupplier node,
+      java.util.function.LongSupplier container) {
+    this.unjoinedNode = node;
+    this.unjoinedContainer = container;
   }
 
   /**
@@ -150,7 +159,9 @@ final class SignalBook {
 
   /**
    * Re-diagnoses the jobs that received observations since the last call and tells listeners
-   * when a job's diagnosis opens, changes cause or closes.
+   * when a job's diagnosis opens, changes cause or closes. Each job is diagnosed at its own
+   * event time (its newest observation): one source running hours ahead of another must not
+   * make a job's recent evidence look old.
    */
   void diagnose(long eventTimeMs) {
     for (Job job : touched) {
@@ -159,10 +170,11 @@ final class SignalBook {
       if (before == null && job.openCount() == 0) {
         continue;
       }
-      long since = before == null ? eventTimeMs : before.sinceMs();
-      Diagnosis after = diagnoser.diagnose(new View(job, eventTimeMs), since);
+      long now = job.lastSeenMs != Long.MIN_VALUE ? job.lastSeenMs : eventTimeMs;
+      long since = before == null ? now : before.sinceMs();
+      Diagnosis after = diagnoser.diagnose(new View(job, now), since);
       if (after != null && before != null && !after.cause().equals(before.cause())) {
-        after = diagnoser.diagnose(new View(job, eventTimeMs), eventTimeMs);
+        after = diagnoser.diagnose(new View(job, now), now);
       }
       job.diagnosis = after;
       if (after != null) {
@@ -176,7 +188,7 @@ final class SignalBook {
           : after == null || !after.cause().equals(before.cause());
       if (changed) {
         for (DetectorListener l : listeners) {
-          l.diagnosisChanged(job.name, before, after, eventTimeMs);
+          l.diagnosisChanged(job.name, before, after, now);
         }
       }
     }
@@ -228,6 +240,16 @@ final class SignalBook {
     public List<SeriesHistory> history(Signal signal) {
       return job.histories(signal);
     }
+
+    @Override
+    public long unjoinedNodeSamples() {
+      return unjoinedNode.getAsLong();
+    }
+
+    @Override
+    public long unjoinedContainerSamples() {
+      return unjoinedContainer.getAsLong();
+    }
   }
 
   private void remember(Anomaly a) {
@@ -253,14 +275,13 @@ final class SignalBook {
     List<JobSummary> out = new ArrayList<>();
     for (Job j : jobs.values()) {
       TreeSet<String> signals = new TreeSet<>();
-      boolean anyReady = false;
+      LearningProgress progress = new LearningProgress(settings.minObservations());
       for (Map.Entry<Key, Entry> e : j.entries.entrySet()) {
         signals.add(e.getKey().signal.id());
-        anyReady |= "ready".equals(e.getValue().tracker.view().state());
+        progress.add(e.getKey().signal, e.getKey().scope, e.getValue().tracker.view(),
+            e.getValue().history);
       }
-      int open = j.openCount();
-      String status = open > 0 ? "anomalous" : anyReady ? "ok" : "learning";
-      out.add(new JobSummary(j.name, status, List.copyOf(signals), open, j.lastSeenMs));
+      out.add(progress.summary(j.name, List.copyOf(signals), j.openCount(), j.lastSeenMs));
     }
     return out;
   }

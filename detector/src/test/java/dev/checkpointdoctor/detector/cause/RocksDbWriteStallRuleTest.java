@@ -42,7 +42,10 @@ class RocksDbWriteStallRuleTest {
     return new RocksDbWriteStallRule().assess(evidence(List.of(histories)));
   }
 
-  /** A job with these histories, in this order, and nothing open. */
+  /**
+   * A job with these histories, in this order, and one open anomaly dating the trouble where the
+   * histories change (the rules judge the present against the values before the trouble).
+   */
   private static JobEvidence evidence(List<History> histories) {
     JobView view = new JobView() {
       @Override
@@ -57,7 +60,8 @@ class RocksDbWriteStallRuleTest {
 
       @Override
       public List<Anomaly> openAnomalies() {
-        return List.of();
+        return List.of(new Anomaly(1, "j", Signal.CHECKPOINT_DURATION, "job", true,
+            NOW - 10 * 60_000L, -1, 0, 0, 0, 0, 0, List.of()));
       }
 
       @Override

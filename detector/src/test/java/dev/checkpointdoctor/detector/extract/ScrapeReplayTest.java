@@ -91,22 +91,30 @@ class ScrapeReplayTest {
 
   record Run(List<Observation> o1, List<Observation> o2, List<Observation> o3) {}
 
+  /**
+   * Feeds the scrapes at T1, T2, T3 and again at T4 (which completes T3's frame), each followed
+   * by the end of a batch, and returns the observations by timestamp.
+   */
   Run replay(String resource, UnaryOperator<Sample> second) {
     List<Sample> s1 = scrape(resource);
-    List<Observation> o1 = feed(s1, T1);
-    x.flush(T1 + 1, o1::add); // the first frame of a job has no "previous frame" to complete it
     List<Sample> s2 = s1.stream().map(second).toList();
-    List<Observation> o2 = feed(s2, T2); // completes as soon as all of frame 1's series reported
-    List<Observation> afterFlush = new ArrayList<>();
-    x.flush(T2 + 1, afterFlush::add);
-    assertThat(afterFlush).isEmpty();
-    List<Observation> o3 = feed(s2, T3);
-    x.flush(T3 + 1, o3::add);
-    for (List<Observation> o : List.of(o1, o2, o3)) {
-      assertThat(o).allSatisfy(ob -> assertThat(ob.job()).isEqualTo(JOB));
-      assertThat(o).allSatisfy(ob -> assertThat(ob.join()).isNull());
-    }
-    return new Run(o1, o2, o3);
+    List<Observation> all = new ArrayList<>();
+    all.addAll(feed(s1, T1));
+    x.flush(all::add);
+    all.addAll(feed(s2, T2));
+    x.flush(all::add);
+    all.addAll(feed(s2, T3));
+    x.flush(all::add);
+    all.addAll(feed(s2, T3 + 10_000));
+    x.flush(all::add);
+    assertThat(all).allSatisfy(ob -> assertThat(ob.job()).isEqualTo(JOB));
+    assertThat(all).allSatisfy(ob -> assertThat(ob.join()).isNull());
+    assertThat(x.lateSamples()).isZero();
+    return new Run(at(all, T1), at(all, T2), at(all, T3));
+  }
+
+  static List<Observation> at(List<Observation> all, long ts) {
+    return all.stream().filter(o -> o.timestampMs() == ts).toList();
   }
 
   @Test

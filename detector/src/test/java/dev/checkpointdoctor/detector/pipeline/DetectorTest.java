@@ -62,15 +62,42 @@ class DetectorTest {
   }
 
   @Test
-  void nodeSamplesNoJobRunsOnAreCountedAsUnjoined() {
+  void nodeSamplesNoJobRunsOnAreHeldForTheDeliveryLagThenCountedAsUnjoined() {
     Detector d = new Detector(SignalCatalog.defaults(), SETTINGS);
     Labels disk = Labels.of("__name__", "node_disk_writes_completed_total", "device", "vda",
         "instance", "lonely-host:9100", "job", "node");
     d.accept(disk, new long[] {1000, 2000}, new double[] {10, 20});
     d.endBatch();
     assertThat(d.stats().processed()).isEqualTo(2);
-    assertThat(d.unjoinedSamples()).isPositive();
+    // no Flink series tell yet whether a job ran there: the samples wait, counted as pending
+    assertThat(d.pendingSamples()).isEqualTo(2);
+    assertThat(d.unjoinedSamples()).isZero();
+    d.accept(disk, new long[] {302_001}, new double[] {30}); // over 5 min (the delivery lag) on
+    d.endBatch();
+    assertThat(d.unjoinedSamples()).isEqualTo(2);
+    assertThat(d.pendingSamples()).isEqualTo(1);
     assertThat(d.baselineCount()).isZero();
+  }
+
+  @Test
+  void aJobLearnsFromItsOwnScrapesWhileAnotherSourceIsAMonthAhead() {
+    Detector d = new Detector(SignalCatalog.defaults(), SETTINGS);
+    long ahead = T0 + 30L * 24 * 3600 * 1000;
+    d.accept(Labels.of("__name__", "node_disk_writes_completed_total", "device", "vda",
+        "instance", "n:9100", "job", "node"), new long[] {ahead}, new double[] {1});
+    d.endBatch();
+    for (int i = 0; i < 10; i++) { // a checkpoint every scrape, each in two requests
+      long ts = T0 + i * 10_000L;
+      d.accept(jobGauge("lastCompletedCheckpointId", "j"), new long[] {ts}, new double[] {1 + i});
+      d.accept(jobGauge("numberOfFailedCheckpoints", "j"), new long[] {ts}, new double[] {0});
+      d.endBatch();
+      d.accept(jobGauge("lastCheckpointDuration", "j"), new long[] {ts}, new double[] {1000});
+      d.accept(jobGauge("numberOfInProgressCheckpoints", "j"), new long[] {ts}, new double[] {0});
+      d.endBatch();
+    }
+    // one per checkpoint: every scrape after the first is complete once its four series are in
+    assertThat(duration(d, "j").observations()).isEqualTo(10);
+    assertThat(d.lateFrameSamples()).isZero();
   }
 
   @Test

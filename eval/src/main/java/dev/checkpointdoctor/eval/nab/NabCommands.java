@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.eval.nab;
 
+import dev.checkpointdoctor.eval.scenario.Progress;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,8 +23,10 @@ public final class NabCommands {
           data.resolveSibling("labels").resolve("combined_windows.json").toString()));
       Map<String, List<long[]>> windows =
           Files.isRegularFile(labels) ? NabCorpus.windows(labels) : Map.of();
+      Progress progress = new Progress("nab", System.err);
       Path root = NabRun.run(new NabDetector(DetectorSettings.defaults()), data, windows,
-          Path.of(a.get("--out")));
+          Path.of(a.get("--out")), progress);
+      progress.done("done");
       System.out.println("results: " + root + (windows.isEmpty() ? " (no labels: label 0)" : ""));
       return 0;
     });
@@ -78,7 +81,26 @@ public final class NabCommands {
     int run(Map<String, String> args) throws IOException;
   }
 
+  static final String NAB_USAGE = """
+      Usage: checkpoint-doctor nab --data DIR --out DIR [--labels FILE]
+
+      Runs the detector (default settings) over every file of NAB's data folder and writes
+      OUT/checkpointDoctor/<category>/checkpointDoctor_<file>.csv. --labels (default
+      DATA/../labels/combined_windows.json) fills the label column, never seen by the detector.
+      Progress goes to stderr.
+      """;
+  static final String SCORE_USAGE = """
+      Usage: checkpoint-doctor nab-score --data DIR --labels FILE --results DIR [--profiles FILE]
+
+      Scores a results folder in NAB's layout per profile (--profiles, default
+      DATA/../config/profiles.json) and per category, with NAB's published rules.
+      """;
+
   private static int guarded(String name, List<String> args, List<String> required, Body body) {
+    if (args.contains("--help") || args.contains("-h")) {
+      System.out.print(name.equals("nab") ? NAB_USAGE : SCORE_USAGE);
+      return 0;
+    }
     Map<String, String> a = new HashMap<>();
     for (int i = 0; i < args.size(); i++) {
       String flag = args.get(i);

@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.eval.nab;
 
+import dev.checkpointdoctor.eval.scenario.Progress;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,8 +25,24 @@ public final class NabRun {
    */
   public static Path run(NabDetector detector, Path dataDir, Map<String, List<long[]>> windows,
       Path out) throws IOException {
+    return run(detector, dataDir, windows, out, null);
+  }
+
+  /** As above, saying on {@code progress} (stderr) how far it is; null for silence. */
+  public static Path run(NabDetector detector, Path dataDir, Map<String, List<long[]>> windows,
+      Path out, Progress progress) throws IOException {
     Path root = out.resolve(DETECTOR);
-    for (String name : NabCorpus.dataFiles(dataDir)) {
+    List<String> names = NabCorpus.dataFiles(dataDir);
+    if (progress != null) {
+      progress.say(names.size() + " data files in " + dataDir);
+    }
+    int done = 0;
+    for (String name : names) {
+      if (progress != null) {
+        int n = done;
+        progress.tick(() -> n + " of " + names.size() + " files done, now " + name);
+      }
+      done++;
       NabSeries series = NabSeries.read(dataDir, name);
       double[] scores = detector.scores(series);
       int[] label = new int[series.size()];

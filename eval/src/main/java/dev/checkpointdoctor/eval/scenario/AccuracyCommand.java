@@ -104,12 +104,16 @@ public final class AccuracyCommand {
   static List<ScenarioVerdict> evaluate(Path dir, DetectorSettings settings)
       throws IOException, HistoryFormatException {
     List<ScenarioVerdict> out = new ArrayList<>();
-    for (ScenarioManifest.Entry e : ScenarioManifest.read(dir)) {
+    List<ScenarioManifest.Entry> entries = ScenarioManifest.read(dir);
+    Progress progress = new Progress("accuracy", System.err);
+    for (ScenarioManifest.Entry e : entries) {
       OfflineReplay replay = new OfflineReplay(settings);
       replay.replayFiles(List.of(dir.resolve(e.file())));
       out.add(ScenarioVerdict.judge(e, replay));
-      System.err.printf(Locale.ROOT, "%s done%n", e.name());
+      progress.say(String.format(Locale.ROOT, "%d of %d: %s done", out.size(), entries.size(),
+          e.name()));
     }
+    progress.done(ScenarioVerdict.passed(out) + " of " + out.size() + " scenarios pass");
     return out;
   }
 }

@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.eval.scenario;
 
+import dev.checkpointdoctor.eval.family2.Family2;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -10,6 +11,8 @@ public final class Families {
 
   static {
     add(new Family1());
+    // Written blind to the cause rules: validate on it, never tune on it (docs/FAMILY2.md).
+    add(new Family2());
   }
 
   private Families() {}

@@ -9,11 +9,15 @@ import dev.checkpointdoctor.detector.model.Labels;
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.detector.pipeline.DetectorListener;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
@@ -23,7 +27,10 @@ import java.util.function.LongConsumer;
  */
 public final class OfflineReplay {
   private final Detector detector;
+  private final SignalCatalog catalog = SignalCatalog.defaults();
   private final List<TimelineEvent> events = new ArrayList<>();
+  private final Set<Labels> series = new HashSet<>();
+  private Progress progress;
   private long batchTs = Long.MIN_VALUE;
   private long samples;
   private long firstTs = Long.MAX_VALUE;
@@ -31,7 +38,7 @@ public final class OfflineReplay {
   private LongConsumer afterBatch = ts -> {};
 
   public OfflineReplay(DetectorSettings settings) {
-    this.detector = new Detector(SignalCatalog.defaults(), settings, new CauseRanker(settings));
+    this.detector = new Detector(catalog, settings, new CauseRanker(settings));
     detector.addListener(new DetectorListener() {
       @Override
       public void anomalyOpened(Anomaly anomaly) {
@@ -61,22 +68,53 @@ public final class OfflineReplay {
     this.afterBatch = observer;
   }
 
+  /** Reports what it reads and how far the replay is to {@code progress} (stderr). */
+  public OfflineReplay reportingTo(Progress progress) {
+    this.progress = progress;
+    return this;
+  }
+
   /** Reads every file first (so a bad line fails before anything is replayed), then replays. */
   public void replayFiles(List<Path> files) throws HistoryFormatException {
     HistoryReader reader = new HistoryReader();
     List<RecordedSample> all = new ArrayList<>();
-    for (Path f : files) {
-      all.addAll(reader.read(f));
+    for (int i = 0; i < files.size(); i++) {
+      if (progress != null) {
+        progress.say(String.format(Locale.ROOT, "reading %s (%d of %d)", files.get(i), i + 1,
+            files.size()));
+      }
+      all.addAll(reader.read(files.get(i)));
+    }
+    for (RecordedSample s : all) {
+      series.add(s.labels());
     }
     replay(all);
+  }
+
+  /** Node and container series of the files replayed that joined no job, and how to fix it. */
+  public List<String> joinReport() {
+    JoinReport report = new JoinReport(catalog);
+    series.forEach(report::see);
+    return report.lines(detector, detector.settings().hostAliases());
   }
 
   /** Replays samples in timestamp order (the sort is stable: per series, file order is kept). */
   public void replay(List<RecordedSample> input) {
     List<RecordedSample> sorted = new ArrayList<>(input);
     sorted.sort(Comparator.comparingLong(RecordedSample::timestampMs));
+    if (progress != null && !sorted.isEmpty()) {
+      progress.say(String.format(Locale.ROOT, "replaying %,d samples, %s .. %s", sorted.size(),
+          Instant.ofEpochMilli(sorted.get(0).timestampMs()),
+          Instant.ofEpochMilli(sorted.get(sorted.size() - 1).timestampMs())));
+    }
     int i = 0;
     while (i < sorted.size()) {
+      if (progress != null) {
+        int done = i;
+        progress.tick(() -> String.format(Locale.ROOT, "%d %% of the samples, event time %s, "
+            + "%d anomalies opened", (long) done * 100 / sorted.size(),
+            Instant.ofEpochMilli(sorted.get(done).timestampMs()), openedCount()));
+      }
       long ts = sorted.get(i).timestampMs();
       Map<Labels, List<RecordedSample>> batch = new LinkedHashMap<>();
       int j = i;
@@ -133,6 +171,10 @@ public final class OfflineReplay {
       detector.endBatch();
       afterBatch.accept(batchTs);
     }
+  }
+
+  private long openedCount() {
+    return events.stream().filter(e -> e.kind() == TimelineEvent.Kind.ANOMALY_OPENED).count();
   }
 
   public Detector detector() {

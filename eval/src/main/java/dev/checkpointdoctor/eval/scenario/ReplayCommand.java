@@ -20,7 +20,9 @@ public final class ReplayCommand {
         name{label="v",...} value timestamp_ms             Prometheus text with timestamps
         {__name__="name", label="v"} value timestamp_ms   promtool tsdb dump
       Lines starting with # are skipped. Samples of all files are merged by timestamp; each
-      distinct timestamp is one batch, like one remote-write request.
+      distinct timestamp is one batch, like one remote-write request. Progress goes to stderr.
+      Node and container series that joined no job are listed at the end with the
+      --host-alias that would join them.
 
       Options (as for the service):
       """ + DetectorFlags.HELP + """
@@ -56,13 +58,16 @@ public final class ReplayCommand {
       }
       files.add(p);
     }
-    OfflineReplay replay = new OfflineReplay(parsed.settings());
+    Progress progress = new Progress("replay", System.err);
+    OfflineReplay replay = new OfflineReplay(parsed.settings()).reportingTo(progress);
     try {
       replay.replayFiles(files);
     } catch (HistoryFormatException e) {
       System.err.println("checkpoint-doctor replay: " + e.getMessage());
       return 1;
     }
+    progress.done(String.format(java.util.Locale.ROOT, "done: %,d samples, %d events",
+        replay.samples(), replay.events().size()));
     if (replay.samples() == 0) {
       System.out.println("replay: no samples in " + files);
       return 0;
@@ -83,6 +88,7 @@ public final class ReplayCommand {
       System.out.printf("end: job=%s open-anomalies=%d diagnosis=%s%n", job, open.size(),
           diagnosis);
     }
+    replay.joinReport().forEach(System.out::println);
     return 0;
   }
 }

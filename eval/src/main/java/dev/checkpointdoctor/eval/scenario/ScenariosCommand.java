@@ -46,7 +46,13 @@ public final class ScenariosCommand {
       return 2;
     }
     try {
-      ScenarioGenerator.generate(out, seed, only, System.out);
+      // one line per scenario as it is written: progress, on stderr
+      Progress progress = new Progress("scenarios", System.err);
+      List<ScenarioManifest.Entry> written = ScenarioGenerator.generate(out, seed, only,
+          System.err);
+      progress.done(written.size() + " scenarios written");
+      System.out.println("wrote " + written.size() + " scenarios and "
+          + out.resolve(ScenarioManifest.FILE));
       return 0;
     } catch (java.io.IOException e) {
       System.err.println("checkpoint-doctor scenarios: " + e.getMessage());

@@ -3,6 +3,7 @@ package dev.checkpointdoctor.eval.scenario;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.MissingSource;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.Locale;
@@ -19,10 +20,12 @@ final class TimelinePrinter {
       case ANOMALY_OPENED, ANOMALY_RESOLVED -> {
         Anomaly a = e.anomaly();
         boolean opened = e.kind() == TimelineEvent.Kind.ANOMALY_OPENED;
+        String unit = a.signal().unit();
         out.printf(Locale.ROOT, "%s  anomaly %s #%d job=%s signal=%s scope=%s observed=%s "
                 + "expected=%s band=[%s, %s]%s%n", at, opened ? "opened  " : "resolved", a.id(),
-            a.job(), a.signal().id(), a.scope(), num(a.observed()), num(a.expected()),
-            num(a.lower()), num(a.upper()),
+            a.job(), a.signal().id(), a.scope(), Units.format(a.observed(), unit),
+            Units.format(a.expected(), unit), Units.format(a.lower(), unit),
+            Units.format(a.upper(), unit),
             opened ? " started=" + Instant.ofEpochMilli(a.startedAtMs()) : "");
       }
       case DIAGNOSIS_CHANGED -> {
@@ -49,18 +52,12 @@ final class TimelinePrinter {
           CauseHypothesis h = d.ranked().get(i);
           out.printf(Locale.ROOT, "%srunner-up: %s %.2f%n", INDENT, h.cause(), h.confidence());
         }
+        for (MissingSource m : d.missingSources()) {
+          out.printf(Locale.ROOT, "%smissing source: %s (%s cannot be judged): %s Fix: %s%n",
+              INDENT, m.source(), m.cause(), m.why(), m.fix());
+        }
       }
       default -> { }
     }
-  }
-
-  static String num(double v) {
-    if (Double.isNaN(v)) {
-      return "NaN";
-    }
-    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-      return Long.toString((long) v);
-    }
-    return String.format(Locale.ROOT, "%.4g", v);
   }
 }

@@ -21,8 +21,19 @@ class NabSmokeTest {
 
   @Test
   void writesNabLayoutResultsThatFlagTheJumpInsideTheWindow(@TempDir Path out) throws Exception {
-    assertThat(NabCommands.run(List.of("--data", FIXTURE.resolve("data").toString(),
-        "--out", out.toString()))).isZero();
+    PrintStream err = System.err;
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    try {
+      System.setErr(new PrintStream(progress, true, StandardCharsets.UTF_8));
+      assertThat(NabCommands.run(List.of("--data", FIXTURE.resolve("data").toString(),
+          "--out", out.toString()))).isZero();
+    } finally {
+      System.setErr(err);
+    }
+    // What it is doing goes to stderr while it runs.
+    assertThat(progress.toString(StandardCharsets.UTF_8))
+        .contains("nab: 1 data files in " + FIXTURE.resolve("data"))
+        .containsPattern("nab: done \\(\\d+\\.\\d s\\)");
 
     Path result = out.resolve("checkpointDoctor/synthetic/checkpointDoctor_step.csv");
     List<String> lines = Files.readAllLines(result);

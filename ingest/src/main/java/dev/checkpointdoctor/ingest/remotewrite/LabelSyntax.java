@@ -50,6 +50,24 @@ final class LabelSyntax {
   }
 
   /**
+   * The index of the first label whose name an earlier label of the same series already has, or
+   * -1. Names are compared by length first, so distinct names cost an int compare each; a series
+   * has a few dozen labels at most (the label limit).
+   */
+  static int repeatedName(byte[] b, int[] offs, int[] lens, int count) {
+    for (int i = 1; i < count; i++) {
+      for (int j = 0; j < i; j++) {
+        if (lens[j] == lens[i]
+            && java.util.Arrays.equals(b, offs[j], offs[j] + lens[j], b, offs[i],
+                offs[i] + lens[i])) {
+          return i;
+        }
+      }
+    }
+    return -1;
+  }
+
+  /**
    * Strict UTF-8 (RFC 3629): rejects overlong forms, surrogates (U+D800..U+DFFF), code points
    * above U+10FFFF, stray continuation bytes and truncated sequences.
    */

@@ -21,7 +21,8 @@ import java.util.Objects;
  * offered as raw UTF-8 bytes to the {@link MetricNameFilter} before any String or {@link Labels}
  * is built. Series without {@code __name__} or rejected by the filter are counted as unused and
  * skipped; their framing is checked but their label names and values are <em>not</em> validated
- * (so an invalid label in a series we do not want never fails a request).
+ * (so an invalid label in a series we do not want never fails a request), except that no label
+ * name may repeat: that is not a label set at all, in any series.
  *
  * <p>Accepted series must have valid label names ({@code [a-zA-Z_][a-zA-Z0-9_]*}), a valid
  * metric name ({@code [a-zA-Z_:][a-zA-Z0-9_:]*}), names in strictly increasing byte order (sorted,
@@ -201,6 +202,8 @@ public final class RemoteWriteDecoder {
         exemplars += scanExemplars;
         histograms += scanHistograms;
         if (scanNameOff < 0 || !filter.accepts(buf, scanNameOff, scanNameLen)) {
+          // not validated further, but a label named twice is no series at all
+          rejectRepeatedName(seriesIndex, Math.min(scanLabels, limits.maxLabelsPerSeries()));
           unusedSeries++;
           unusedSamples += scanSamples;
         } else {
@@ -482,6 +485,7 @@ public final class RemoteWriteDecoder {
                   + seriesWhere(seriesIndex));
         }
         if (cmp > 0) {
+          rejectRepeatedName(seriesIndex, count); // name the real problem when there is one
           throw malformed(
               "labels not sorted in " + seriesWhere(seriesIndex) + ": \""
                   + printable(no, nl) + "\" comes after \""
@@ -510,6 +514,14 @@ public final class RemoteWriteDecoder {
             "value of label \"" + printable(no, nl) + "\" in " + seriesWhere(seriesIndex)
                 + " is not valid UTF-8");
       }
+    }
+  }
+
+  private void rejectRepeatedName(int seriesIndex, int count) {
+    int i = LabelSyntax.repeatedName(buf, nameOffs, nameLens, count);
+    if (i >= 0) {
+      throw malformed("duplicate label name \"" + printable(nameOffs[i], nameLens[i]) + "\" in "
+          + seriesWhere(seriesIndex));
     }
   }
 

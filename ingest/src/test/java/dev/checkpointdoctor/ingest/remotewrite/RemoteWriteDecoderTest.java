@@ -231,8 +231,9 @@ class RemoteWriteDecoderTest {
             series(new String[] {"job", "j"}, new long[] {1, 2}, new double[] {1, 2}),
             up("job", "j"),
             // rejected by the filter: invalid label name, unsorted, empty value - all ignored
+            // (a repeated label name is not: see aRepeatedLabelNameFailsTheRequestEven...)
             series(
-                new String[] {"__name__", "down", "1bad", "", "a", "x", "a", "y"},
+                new String[] {"__name__", "down", "1bad", "", "b", "x", "a", "y"},
                 new long[] {1, 2, 3},
                 new double[] {1, 2, 3}),
             series(new String[] {"__name__", "up", "zz", "ü"}, new long[] {}, new double[] {}));
@@ -460,6 +461,31 @@ class RemoteWriteDecoderTest {
     assertMalformed(
         writeRequest(up("job", "a", "job", "b")),
         "duplicate label name \"job\" in series #0 (metric up)");
+  }
+
+  @Test
+  void aRepeatedLabelNameIsNamedWhereverItRepeats() {
+    // apart from each other, the series is also unsorted: the repeat is the problem named
+    assertMalformed(
+        writeRequest(up(), up("instance", "x", "job", "a", "instance", "y")),
+        "duplicate label name \"instance\" in series #1 (metric up)");
+    assertMalformed(
+        writeRequest(seriesWithLabels("job", "a", "__name__", "up", "job", "a")),
+        "duplicate label name \"job\" in series #0 (metric up)");
+  }
+
+  @Test
+  void aRepeatedLabelNameFailsTheRequestEvenInASeriesNobodyUses() {
+    MetricNameFilter onlyUp = (b, off, len) -> len == 2 && b[off] == 'u' && b[off + 1] == 'p';
+    byte[] proto = writeRequest(up(), seriesWithLabels("__name__", "unused", "job", "a", "zone",
+        "z", "job", "b"));
+    assertThatThrownBy(() -> decode(DecodeLimits.defaults(), onlyUp, proto))
+        .isInstanceOf(RemoteWriteException.class)
+        .hasMessageContaining("duplicate label name \"job\" in series #1 (metric unused)");
+    // other flaws of an unused series still do not fail the request
+    assertThat(decode(DecodeLimits.defaults(), onlyUp, writeRequest(up(),
+        seriesWithLabels("__name__", "unused", "zone", "z", "job", "")))
+        .series()).hasSize(1);
   }
 
   @Test
