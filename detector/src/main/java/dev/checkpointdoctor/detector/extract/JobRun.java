@@ -124,7 +124,7 @@ final class JobRun {
       if (resubmitted || noneCompletedYet) {
         // the job runs under a new job_id (resubmitted, redeployed), or has not completed a
         // checkpoint yet (just submitted): either way it is starting now
-        out.accept(new Observation(job, Signal.RESTARTS, "job", t, 1));
+        out.accept(new Observation(job, Signal.RESTARTS, Signal.START_SCOPE, t, 1));
       }
     }
     if (hasId || has(m, Kind.CP_COMPLETED_COUNT)) {

@@ -34,9 +34,11 @@ public enum Signal {
   /** Records in per second. */
   RECORDS_IN("1/s", Direction.DOWN, 1),
   /**
-   * Job (re)starts seen in this observation: failover restarts, and 1 when the job appears under
-   * a new job_id (resubmitted) or with no completed checkpoint yet (just submitted). Context, never
-   * an anomaly; the job's other baselines treat it as a start-up (see SignalTracker#jobStarted).
+   * Job (re)starts seen in this observation: failover restarts of the same job_id (scope {@code
+   * job}, the increment of numRestarts), and 1 in scope {@link #START_SCOPE} when the job appears
+   * under a new job_id (resubmitted, redeployed) or with no completed checkpoint yet (just
+   * submitted). Context, never an anomaly; the job's other baselines treat either as a start-up
+   * (see SignalTracker#jobStarted).
    */
   RESTARTS("count", Direction.NONE, 0.5),
   /** Garbage-collection time, ms per second. */
@@ -65,6 +67,12 @@ public enum Signal {
   DISK_LATENCY("ms", Direction.UP, 2),
   /** Fraction of CFS periods in which the container was throttled (0..1). */
   CPU_THROTTLING("ratio", Direction.UP, 0.05);
+
+  /**
+   * Scope of the {@link #RESTARTS} observation that reports a new deployment: a new job_id, or a
+   * job seen before its first completed checkpoint.
+   */
+  public static final String START_SCOPE = "start";
 
   private final String id;
   private final String unit;

@@ -87,9 +87,12 @@ final class SignalBook {
       entry.join = o.join();
     }
     if (o.signal() == Signal.RESTARTS && o.value() > 0) {
-      job.lastStartMs = Math.max(job.lastStartMs, o.timestampMs());
+      boolean deployed = Signal.START_SCOPE.equals(o.scope());
+      if (deployed) {
+        job.lastStartMs = Math.max(job.lastStartMs, o.timestampMs());
+      }
       for (Entry e : job.entries.values()) {
-        e.tracker.jobStarted(o.timestampMs());
+        e.tracker.jobStarted(o.timestampMs(), deployed);
       }
     }
     SignalTracker.Step step = entry.tracker.observe(o.timestampMs(), o.value());
@@ -146,7 +149,7 @@ final class SignalBook {
       entry = new Entry(job, key, new SignalTracker(o.signal(), settings));
       if (job.lastStartMs != Long.MIN_VALUE) {
         // a series that first reports after the job started is part of that start-up too
-        entry.tracker.jobStarted(job.lastStartMs);
+        entry.tracker.jobStarted(job.lastStartMs, true);
       }
       job.entries.put(key, entry);
       entryCount++;
@@ -410,7 +413,7 @@ final class SignalBook {
     final String name;
     final Map<Key, Entry> entries = new HashMap<>();
     long lastSeenMs = Long.MIN_VALUE;
-    /** Event time of the job's last (re)start, as the RESTARTS signal reported it. */
+    /** Event time of the job's last deployment (a new job_id), as RESTARTS reported it. */
     long lastStartMs = Long.MIN_VALUE;
     Diagnosis diagnosis;
     /** In {@code touched}: a flag is cheaper than a hash lookup per observation. */

@@ -51,13 +51,18 @@ class SignalTrackerTest {
     return steps;
   }
 
+  /** A tracker judging by its baseline's own band from the start (no youth widening). */
+  static SignalTracker mature(Signal signal, DetectorSettings settings) {
+    return SignalTracker.withoutYouth(new SignalTracker(signal, settings));
+  }
+
   static DetectorSettings small(int min, int window, Duration halfLife) {
     return RobustBaselineTest.settings(min, window, halfLife);
   }
 
   @Test
   void scoreIsARobustZScoreAgainstThePriorBand() {
-    SignalTracker t = new SignalTracker(Signal.DISK_LATENCY, small(5, 5, Duration.ofHours(1)));
+    SignalTracker t = mature(Signal.DISK_LATENCY, small(5, 5, Duration.ofHours(1)));
     Step first = t.observe(T0, 10);
     assertThat(first.expected()).isNaN(); // nothing learned before the first observation
     assertThat(first.score()).isNaN();
@@ -79,7 +84,7 @@ class SignalTrackerTest {
 
   @Test
   void scoreDenominatorFallsBackToTheFloorWhenMadIsZero() {
-    SignalTracker t = new SignalTracker(Signal.CHECKPOINT_DURATION,
+    SignalTracker t = mature(Signal.CHECKPOINT_DURATION,
         small(3, 10, Duration.ofDays(3)));
     for (int i = 0; i < 3; i++) {
       t.observe(ts(i), 1000);
@@ -111,7 +116,7 @@ class SignalTrackerTest {
 
   @Test
   void oneIsolatedSlowCheckpointOpensNothingAndBarelyMovesTheBaseline() {
-    SignalTracker t = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
+    SignalTracker t = mature(Signal.CHECKPOINT_DURATION, DEFAULTS);
     feedNormal(t, 0, 40);
     // median 1000, MAD 3 -> spread 4.4478; h = max(17.79, 100, 250) = 250
     BaselineView before = t.view();
@@ -129,9 +134,8 @@ class SignalTrackerTest {
     assertThat(t.view().upper()).isEqualTo(1250.0);
 
     List<Step> after = feedNormal(t, 41, 61);
-    // one in-band observation does not end a run, two do
-    assertThat(after.get(0).runStartMs()).isEqualTo(ts(40));
-    assertThat(after.get(1).runStartMs()).isEqualTo(SignalTracker.NO_RUN);
+    // runs are consecutive: the first in-band observation ends it
+    assertThat(after.get(0).runStartMs()).isEqualTo(SignalTracker.NO_RUN);
     assertThat(after).allSatisfy(s -> {
       assertThat(s.transition()).isEqualTo(Transition.NONE);
       assertThat(s.outside()).isFalse();
@@ -144,7 +148,7 @@ class SignalTrackerTest {
   void winsorizingKeepsASpikeFromBecomingTheMedianEvenWhenItWeighsMost() {
     // half-life 1 minute, one observation per 10 minutes: each older value weighs <= 2^-10,
     // so the newest value alone holds more than half of the weight.
-    SignalTracker t = new SignalTracker(Signal.CHECKPOINT_DURATION,
+    SignalTracker t = mature(Signal.CHECKPOINT_DURATION,
         small(3, 10, Duration.ofMinutes(1)));
     for (int i = 0; i < 5; i++) {
       t.observe(T0 + i * 10 * MINUTE, 1000);
@@ -159,7 +163,7 @@ class SignalTrackerTest {
 
   @Test
   void sustainedShiftOpensOnTheOpenAfterThObservationAndResolves() {
-    SignalTracker t = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
+    SignalTracker t = mature(Signal.CHECKPOINT_DURATION, DEFAULTS);
     feedNormal(t, 0, 40);
     List<Step> shifted = new ArrayList<>();
     for (int i = 40; i < 70; i++) {
@@ -217,10 +221,10 @@ class SignalTrackerTest {
   }
 
   @Test
-  void aRunSurvivesOneInBandObservationButNotTwo() {
-    SignalTracker t = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
+  void aRunEndsAtTheFirstInBandObservation() {
+    SignalTracker t = mature(Signal.CHECKPOINT_DURATION, DEFAULTS);
     feedNormal(t, 0, 40);
-    // out, in, in, out, in, in ... never two outside with at most one inside between them
+    // out, in, in, out, in, in ... never two outside in a row
     for (int i = 40; i < 70; i++) {
       Step s = t.observe(ts(i), (i - 40) % 3 == 0 ? 5000 : normal(i));
       assertThat(s.transition()).isEqualTo(Transition.NONE);
@@ -228,15 +232,17 @@ class SignalTrackerTest {
     assertThat(t.open()).isFalse();
     // (those ten excursions raised the scope's out-of-band rate: it now needs four)
     assertThat(t.openingRule().needed(DEFAULTS.openAfter())).isEqualTo(4);
-    // a calm scope: out, in, out, in, out, three outside with one-observation gaps, opens
-    SignalTracker calm = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
+    // a calm scope: out, in, out, in, out never opens (a sawtooth such as the checkpoint age's
+    // every-other-scrape is not a run); a run in a row does (four: the three excursions raised
+    // the scope's out-of-band rate)
+    SignalTracker calm = mature(Signal.CHECKPOINT_DURATION, DEFAULTS);
     feedNormal(calm, 0, 40);
     List<Transition> interrupted = new ArrayList<>();
-    for (int i = 40; i < 45; i++) {
-      interrupted.add(calm.observe(ts(i), i % 2 == 0 ? 5000 : normal(i)).transition());
+    for (int i = 40; i < 48; i++) {
+      interrupted.add(calm.observe(ts(i), i % 2 == 0 || i >= 45 ? 5000 : normal(i)).transition());
     }
     assertThat(interrupted).containsExactly(Transition.NONE, Transition.NONE, Transition.NONE,
-        Transition.NONE, Transition.OPENED);
+        Transition.NONE, Transition.NONE, Transition.NONE, Transition.NONE, Transition.OPENED);
   }
 
   @Test

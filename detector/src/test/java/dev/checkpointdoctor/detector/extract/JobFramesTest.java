@@ -115,9 +115,11 @@ class JobFramesTest {
     f.batch(job("b2", "lastCompletedCheckpointId", t2, 0),
         job("b2", "lastCheckpointDuration", t2, 80), job("b2", "numberOfFailedCheckpoints", t2, 1),
         job("b2", "numRestarts", t2, 0));
-    // t1: -1 sentinels, no completed checkpoint yet; counters of the new run start from 0;
-    // t2: checkpoint 0 completed, one more failure
-    assertThat(f.out).containsExactly(job(Signal.CHECKPOINT_AGE, t1, 0),
+    // t1: the new job_id is a start (RESTARTS 1), -1 sentinels, no completed checkpoint yet;
+    // counters of the new run start from 0; t2: checkpoint 0 completed, one more failure
+    assertThat(f.out).containsExactly(
+        new Observation(J, Signal.RESTARTS, Signal.START_SCOPE, t1, 1),
+        job(Signal.CHECKPOINT_AGE, t1, 0),
         job(Signal.CHECKPOINT_FAILURES, t1, 0), job(Signal.CHECKPOINT_DURATION, t2, 80),
         job(Signal.CHECKPOINT_AGE, t2, 0), job(Signal.CHECKPOINT_FAILURES, t2, 1));
     assertThat(f.x.currentJobId(J)).contains("b2");
@@ -150,8 +152,11 @@ class JobFramesTest {
           job("a1", "lastCheckpointSize", t[i], -1),
           job("a1", "numberOfInProgressCheckpoints", t[i], inProgress[i]));
     }
-    // no duration while -1; one at the completion; age since it: 10 s, then 35 s
-    assertThat(f.out).containsExactly(job(Signal.CHECKPOINT_AGE, t[0], 0),
+    // no checkpoint completed at first sight: the job is starting (RESTARTS 1); no duration
+    // while -1; one at the completion; age since it: 10 s, then 35 s
+    assertThat(f.out).containsExactly(
+        new Observation(J, Signal.RESTARTS, Signal.START_SCOPE, t[0], 1),
+        job(Signal.CHECKPOINT_AGE, t[0], 0),
         job(Signal.CHECKPOINT_IN_PROGRESS, t[0], 1),
         job(Signal.CHECKPOINT_DURATION, t[1], 500),
         job(Signal.CHECKPOINT_AGE, t[1], 0), job(Signal.CHECKPOINT_IN_PROGRESS, t[1], 0),
