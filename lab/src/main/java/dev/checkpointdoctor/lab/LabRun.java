@@ -178,10 +178,16 @@ final class LabRun {
 
     int cpdPort = freePort();
     String cpd = "http://127.0.0.1:" + cpdPort;
+    // the MiniCluster's JobManager REST endpoint, polled by the service (-Dlab.flinkRest=false: not)
+    int restPort = freePort();
+    String restUrl = "http://127.0.0.1:" + restPort;
     List<String> cpdCommand = new ArrayList<>(List.of(Lab.javaBin(), "-jar", jar.toString(),
         "--host", "127.0.0.1", "--port", String.valueOf(cpdPort),
         "--data-dir", work.resolve("cpd-data").toString(), "--min-observations", "5",
         "--alert-resend-interval", "5s", "--alertmanager-url", amUrl, "--external-url", cpd));
+    if (FLINK_REST) {
+      cpdCommand.addAll(List.of("--flink-rest-url", restUrl, "--flink-rest-interval", "2s"));
+    }
     if (disk != null) {
       // the operator's join: the TaskManager's Flink host (set by the scrape's relabelling below)
       // is node_exporter's instance host under another name
@@ -189,8 +195,9 @@ final class LabRun {
     }
     toClose.add(Proc.start("Checkpoint Doctor", cpdCommand,
         work.resolve("checkpoint-doctor.log"), Duration.ofSeconds(60), () -> Http.ok(cpd + "/readyz")));
-    log("Checkpoint Doctor on %s (--min-observations 5 --alert-resend-interval 5s%s)", cpd,
-        disk == null ? "" : " --host-alias " + TM_HOST + "=127.0.0.1");
+    log("Checkpoint Doctor on %s (--min-observations 5 --alert-resend-interval 5s%s%s)", cpd,
+        disk == null ? "" : " --host-alias " + TM_HOST + "=127.0.0.1",
+        FLINK_REST ? " --flink-rest-url " + restUrl + " --flink-rest-interval 2s" : "");
 
     String nodeTarget = null;
     String nodeBin = Proc.binary("prometheus-node-exporter");
@@ -213,6 +220,7 @@ final class LabRun {
     int reporterFrom = freeBlock(11);
     Configuration conf = LabJob.config(dataDir, reporterFrom, scenario.checkpointScheme,
         scenario.backend);
+    conf.setString("rest.port", String.valueOf(restPort));
     scenario.configure(conf);
     JobClient client = scenario.start(job, conf);
     toClose.add(() -> {
@@ -235,7 +243,9 @@ final class LabRun {
       }
       return null;
     });
-    log("Flink Prometheus reporter on 127.0.0.1:%d", reporterPort);
+    log("Flink Prometheus reporter on 127.0.0.1:%d, JobManager REST on %s", reporterPort, restUrl);
+    Path restDir = recordings.resolve("flink-rest").resolve(EnvironmentInformation.getVersion())
+        .resolve(scenario.name());
 
     int promPort = freePort();
     Path promDir = work.resolve("prometheus");
@@ -294,6 +304,7 @@ final class LabRun {
       before.forEach(l -> log("    %s", l));
     }
     log("diagnosis before the fault: %s", diagnosis(cpd));
+    captureRest(restUrl, client, restDir.resolve("normal"));
     int alertsBefore = alerts.size();
 
     // fault
@@ -335,7 +346,14 @@ final class LabRun {
       }
       return null;
     });
+    if (FLINK_REST && expected != null) {
+      // the poller reads the JobManager every 2 s: give its facts a moment to reach the diagnosis
+      Wait.poll(Duration.ofSeconds(60), Duration.ofMillis(500),
+          () -> evidence(cpd).stream().anyMatch(e -> e.startsWith("[flink-rest")));
+    }
     String liveDiagnosis = diagnosis(cpd);
+    List<String> liveEvidence = evidence(cpd);
+    captureRest(restUrl, client, restDir.resolve("fault"));
     Instant end = Instant.now();
     // a few more scrapes before recording: Prometheus only holds what it has scraped, and the
     // replay must see the samples the live diagnosis was made from and the evaluation after them
@@ -372,9 +390,37 @@ final class LabRun {
           + faultFor.toSeconds() + " s");
     }
     System.out.println("live diagnosis        " + liveDiagnosis);
+    liveEvidence.forEach(e -> System.out.println("  evidence            " + e));
     System.out.println("replayed diagnosis    " + replay);
     System.out.printf(Locale.ROOT, "run took              %d s end to end%n", secs(begin, Instant.now()));
     return expected == null ? 1 : 0;
+  }
+
+  /** Whether the service polls the MiniCluster's REST endpoint (-Dlab.flinkRest=false: not). */
+  static final boolean FLINK_REST = !"false".equals(System.getProperty("lab.flinkRest"));
+
+  /** Saves the JobManager's REST answers for the job (see {@link RestCapture}); never fails the run. */
+  void captureRest(String restUrl, JobClient client, Path dir) {
+    try {
+      int n = RestCapture.capture(restUrl, client.getJobID().toString(), dir);
+      log("saved %d REST answers of the JobManager to %s", n, dir);
+    } catch (IOException | RuntimeException e) {
+      log("REST capture to %s failed: %s", dir, e);
+    }
+  }
+
+  /** The current diagnosis' evidence, one "[scope] sentence" line each. */
+  List<String> evidence(String cpd) {
+    List<String> out = new ArrayList<>();
+    try {
+      JsonNode d = JSON.readTree(Http.get(cpd + "/api/v1/jobs/" + enc(job)).body()).path("diagnosis");
+      for (JsonNode e : d.path("evidence")) {
+        out.add("[" + e.path("scope").asText() + "] " + e.path("sentence").asText());
+      }
+    } catch (IOException | RuntimeException e) {
+      out.add("(" + e + ")");
+    }
+    return out;
   }
 
   /** The Flink host the lab's scrape gives the MiniCluster's series (see {@link #flinkHostRelabel}). */

@@ -1,6 +1,8 @@
 package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.alerting.AlertNotifier;
+import dev.checkpointdoctor.api.flinkrest.FlinkFactsStore;
+import dev.checkpointdoctor.api.flinkrest.FlinkRestPoller;
 import dev.checkpointdoctor.api.history.InfluxHistory;
 import dev.checkpointdoctor.api.http.HttpService;
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
@@ -9,6 +11,7 @@ import dev.checkpointdoctor.api.series.SeriesFeed;
 import dev.checkpointdoctor.api.series.SeriesStore;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.cause.CauseRanker;
+import dev.checkpointdoctor.detector.facts.MountTable;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.pipeline.Detector;
@@ -42,11 +45,12 @@ public final class CheckpointDoctor implements AutoCloseable {
   private final long snapshotTimer;
   private final AlertNotifier alerts;
   private final InfluxHistory history;
+  private final FlinkRestPoller poller;
   private volatile boolean stopped;
 
   private CheckpointDoctor(ServiceSettings settings, SnapshotStore snapshots, Detector detector,
       DetectorWorker worker, SeriesFeed seriesFeed, Vertx vertx, Listeners server,
-      long snapshotTimer, AlertNotifier alerts, InfluxHistory history) {
+      long snapshotTimer, AlertNotifier alerts, InfluxHistory history, FlinkRestPoller poller) {
     this.settings = settings;
     this.snapshots = snapshots;
     this.detector = detector;
@@ -57,25 +61,31 @@ public final class CheckpointDoctor implements AutoCloseable {
     this.snapshotTimer = snapshotTimer;
     this.alerts = alerts;
     this.history = history;
+    this.poller = poller;
   }
 
   public static CheckpointDoctor start(ServiceSettings settings, Clock clock) throws Exception {
     SnapshotStore snapshots = new SnapshotStore(settings.dataDir(), clock);
     SnapshotStore.Loaded loaded = snapshots.load();
     SignalCatalog catalog = SignalCatalog.defaults();
+    // Flink REST facts (empty unless --flink-rest-url) and node_exporter's mounts reach the
+    // cause ranker at diagnosis time
+    FlinkFactsStore facts = new FlinkFactsStore();
+    MountTable mounts = new MountTable();
     Detector detector;
     try {
       detector = new Detector(catalog, settings.detector(), settings.delivery(),
-          new CauseRanker(settings.detector()), loaded.state());
+          new CauseRanker(settings.detector(), facts, mounts), loaded.state());
     } catch (RuntimeException e) {
       logger.log(Level.WARNING, "snapshot could not be restored (" + e.getMessage()
           + "); starting empty");
       detector = new Detector(catalog, settings.detector(), settings.delivery(),
-          new CauseRanker(settings.detector()));
+          new CauseRanker(settings.detector(), facts, mounts));
       loaded = new SnapshotStore.Loaded(null, "snapshot not restorable (" + e.getMessage()
           + "), starting empty");
     }
     detector.limitSeries(settings.limits().maxSeries(), settings.limits().maxSeriesPerJob());
+    detector.recordMountsIn(mounts);
     SeriesStore series = new SeriesStore();
     SeriesFeed seriesFeed = new SeriesFeed(series);
     detector.addListener(seriesFeed);
@@ -109,7 +119,8 @@ public final class CheckpointDoctor implements AutoCloseable {
     try {
       server = Listeners.listen(vertx, Listener.options(settings),
           HttpService.router(vertx, detector, worker, metrics, limits, catalog, series,
-              snapshots::problem, Listener.policy(settings, clock)), Listeners.defaultCount());
+              snapshots::problem, Listener.policy(settings, clock), facts),
+          Listeners.defaultCount());
     } catch (Exception e) {
       worker.close();
       seriesFeed.close();
@@ -137,6 +148,14 @@ public final class CheckpointDoctor implements AutoCloseable {
           + PromDuration.format(settings.alerting().resendInterval()) + "; links under "
           + external);
     }
+    FlinkRestPoller poller = null;
+    if (settings.flinkRest().enabled()) {
+      metrics.bindFlinkRest(facts::size);
+      poller = new FlinkRestPoller(vertx, settings.flinkRest(), facts, metrics, clock);
+      poller.start();
+      logger.info("reading Flink REST " + settings.flinkRest().endpoints() + " every "
+          + PromDuration.format(settings.flinkRest().interval()));
+    }
     long timer = vertx.setPeriodic(settings.snapshotInterval().toMillis(),
         id -> vertx.executeBlocking(() -> snapshotLogged(snapshots, d), false));
     String scheme = Listener.scheme(settings);
@@ -151,7 +170,7 @@ public final class CheckpointDoctor implements AutoCloseable {
         + "; baselines ready after " + settings.detector().minObservations()
         + " observations (--min-observations)");
     return new CheckpointDoctor(settings, snapshots, detector, worker, seriesFeed, vertx, server,
-        timer, alerts, history);
+        timer, alerts, history, poller);
   }
 
   /**
@@ -212,6 +231,9 @@ public final class CheckpointDoctor implements AutoCloseable {
     }
     stopped = true;
     vertx.cancelTimer(snapshotTimer);
+    if (poller != null) {
+      poller.close();
+    }
     server.close();
     worker.close();
     seriesFeed.close();

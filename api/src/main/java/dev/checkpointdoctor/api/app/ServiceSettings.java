@@ -1,6 +1,7 @@
 package dev.checkpointdoctor.api.app;
 
 import dev.checkpointdoctor.api.alerting.AlertingSettings;
+import dev.checkpointdoctor.api.flinkrest.FlinkRestSettings;
 import dev.checkpointdoctor.api.history.InfluxSettings;
 import dev.checkpointdoctor.detector.model.DeliverySettings;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
@@ -30,6 +31,7 @@ public record ServiceSettings(
     AccessSettings access,
     AlertingSettings alerting,
     InfluxSettings influx,
+    FlinkRestSettings flinkRest,
     DeliverySettings delivery) {
 
   static final List<Option> OPTIONS = List.of(
@@ -131,6 +133,22 @@ public record ServiceSettings(
       Option.single("--influx-user", "CPD_INFLUX_USER", null, "InfluxDB user (optional)."),
       Option.single("--influx-password", "CPD_INFLUX_PASSWORD", null,
           "InfluxDB password (optional; prefer the environment variable)."),
+      Option.repeatable("--flink-rest-url", "CPD_FLINK_REST_URLS",
+          "Flink JobManager REST URL, e.g. http://jobmanager:8081, repeatable (env: "
+              + "comma-separated); its checkpoint timeout, interval, storage and per-subtask "
+              + "checkpoint details join the diagnosis. None: metrics only."),
+      Option.single("--flink-rest-interval", "CPD_FLINK_REST_INTERVAL", "30s",
+          "How often each JobManager's REST API is read."),
+      Option.single("--flink-rest-token", "CPD_FLINK_REST_TOKEN", null,
+          "Bearer token sent to the JobManager REST API."),
+      Option.single("--flink-rest-token-file", "CPD_FLINK_REST_TOKEN_FILE", null,
+          "File holding that bearer token."),
+      Option.single("--flink-rest-basic-auth", "CPD_FLINK_REST_BASIC_AUTH", null,
+          "user:password sent (basic auth) to the JobManager REST API."),
+      Option.single("--flink-rest-basic-auth-file", "CPD_FLINK_REST_BASIC_AUTH_FILE", null,
+          "File holding user:password for the JobManager REST API."),
+      Option.single("--flink-rest-ca-file", "CPD_FLINK_REST_CA_FILE", null,
+          "PEM CA certificate(s) trusted for https JobManager URLs (default: the JVM's)."),
       Option.single("--help", null, null, "Print this help and exit."),
       Option.single("--version", null, null, "Print the version and exit."));
 
@@ -257,7 +275,7 @@ public record ServiceSettings(
         durationOf(v, "--snapshot-interval"), longOf(v, "--max-body-bytes", 1024, 1L << 30),
         longOf(v, "--max-decompressed-bytes", 1024, Integer.MAX_VALUE - 8),
         intOf(v, "--queue-samples", 1000, 100_000_000), detector, limitsOf(v), accessOf(v),
-        alerting(v), influx(v), delivery(v));
+        alerting(v), influx(v), flinkRest(v), delivery(v));
   }
 
   private static Duration newNormalAfter(Values v) throws SettingsException {
@@ -328,6 +346,24 @@ public record ServiceSettings(
     }
     return new InfluxSettings(httpUrl(v.name("--influx-url"), url).toString(), db,
         v.get("--influx-user"), v.get("--influx-password"));
+  }
+
+  private static FlinkRestSettings flinkRest(Values v) throws SettingsException {
+    List<URI> urls = new ArrayList<>();
+    for (String u : v.all("--flink-rest-url")) {
+      URI uri = httpUrl(v.name("--flink-rest-url"), u);
+      if (!urls.contains(uri)) {
+        urls.add(uri);
+      }
+    }
+    String ca = v.get("--flink-rest-ca-file");
+    if (ca != null && !java.nio.file.Files.isReadable(Path.of(ca))) {
+      throw new SettingsException(v.name("--flink-rest-ca-file") + " " + ca + " cannot be read");
+    }
+    return new FlinkRestSettings(urls, durationOf(v, "--flink-rest-interval"),
+        AccessSettings.credentials("flink-rest", v.get("--flink-rest-token"),
+            v.get("--flink-rest-token-file"), v.get("--flink-rest-basic-auth"),
+            v.get("--flink-rest-basic-auth-file"), v::name), ca == null ? null : Path.of(ca));
   }
 
   private static URI httpUrl(String name, String s) throws SettingsException {

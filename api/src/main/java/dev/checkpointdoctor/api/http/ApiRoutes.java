@@ -1,5 +1,7 @@
 package dev.checkpointdoctor.api.http;
 
+import dev.checkpointdoctor.detector.facts.JobFacts;
+import dev.checkpointdoctor.detector.facts.JobFactsSource;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.JobSummary;
@@ -22,10 +24,12 @@ import java.util.concurrent.Callable;
 final class ApiRoutes {
   private final Vertx vertx;
   private final Detector detector;
+  private final JobFactsSource facts;
 
-  ApiRoutes(Vertx vertx, Detector detector) {
+  ApiRoutes(Vertx vertx, Detector detector, JobFactsSource facts) {
     this.vertx = vertx;
     this.detector = detector;
+    this.facts = facts;
   }
 
   static final List<String> ANOMALY_FILTERS = List.of("job", "state", "signal", "since");
@@ -55,7 +59,10 @@ final class ApiRoutes {
         return Reply.error(404, "no job named \"" + name + "\"");
       }
       JsonObject body = JsonViews.job(job.get(), detector.jobIdentity());
-      body.put("diagnosis", detector.diagnosis(name).map(JsonViews::diagnosis).orElse(null));
+      JobFacts known = facts.facts(name);
+      body.put("diagnosis", detector.diagnosis(name).map(JsonViews::diagnosis)
+          .map(d -> FlinkRestViews.timeout(d, known, detector.settings())).orElse(null));
+      body.put("flinkRest", FlinkRestViews.facts(known));
       body.put("baselines", baselines(detector.baselines(name)));
       return new Reply(200, body);
     });

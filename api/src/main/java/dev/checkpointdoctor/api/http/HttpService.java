@@ -4,6 +4,7 @@ import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics.DropReason;
 import dev.checkpointdoctor.api.series.SeriesStore;
+import dev.checkpointdoctor.detector.facts.JobFactsSource;
 import dev.checkpointdoctor.detector.model.MetricNameFilter;
 import dev.checkpointdoctor.detector.pipeline.Detector;
 import dev.checkpointdoctor.ingest.remotewrite.DecodeLimits;
@@ -34,6 +35,15 @@ public final class HttpService {
   public static Router router(Vertx vertx, Detector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
       SeriesStore series, Supplier<String> notReady, IngressPolicy policy) {
+    return router(vertx, detector, worker, metrics, limits, filter, series, notReady, policy,
+        JobFactsSource.NONE);
+  }
+
+  /** @param facts what Flink's REST API said of each job, shown with it */
+  public static Router router(Vertx vertx, Detector detector, DetectorWorker worker,
+      ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
+      SeriesStore series, Supplier<String> notReady, IngressPolicy policy,
+      JobFactsSource facts) {
     Router router = Router.router(vertx);
     router.route().handler(ctx -> {
       ctx.addHeadersEndHandler(v -> metrics.request(routeLabel(ctx),
@@ -54,7 +64,7 @@ public final class HttpService {
         .handler(new PooledBodyReader(limits.maxCompressedBytes(),
             new RemoteWriteHandler(metrics, worker, limits, filter, policy)));
 
-    ApiRoutes api = new ApiRoutes(vertx, detector);
+    ApiRoutes api = new ApiRoutes(vertx, detector, facts);
     router.get("/api/v1/jobs").handler(api::jobs);
     router.get("/api/v1/jobs/:job").handler(api::job);
     router.get("/api/v1/jobs/:job/baselines").handler(api::baselines);

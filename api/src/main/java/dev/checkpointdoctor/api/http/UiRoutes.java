@@ -18,7 +18,8 @@ import java.util.Map;
 final class UiRoutes {
   static final String PREFIX = "/ui/";
   static final List<String> FILES = List.of("index.html", "job.html", "anomalies.html",
-      "app.css", "common.js", "chart.js", "jobs.js", "job.js", "anomalies.js", "favicon.svg");
+      "app.css", "common.js", "chart.js", "jobs.js", "job.js", "anomalies.js", "favicon.svg",
+      "flinkrest.js");
   private static final Map<String, String> TYPES = Map.of("html", "text/html; charset=utf-8",
       "css", "text/css; charset=utf-8", "js", "text/javascript; charset=utf-8",
       "svg", "image/svg+xml");

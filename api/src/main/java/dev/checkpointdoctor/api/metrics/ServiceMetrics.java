@@ -66,6 +66,7 @@ public final class ServiceMetrics {
   private final Counter historyPointsWritten;
   private final Counter historyPointsDropped;
   private final Counter historyWriteFailures;
+  private final Counter flinkRestRequests;
 
   public ServiceMetrics() {
     requests = Counter.builder().name(PREFIX + "http_requests")
@@ -99,6 +100,10 @@ public final class ServiceMetrics {
             + "shutdown).").labelNames("reason").register(registry);
     historyWriteFailures = Counter.builder().name(PREFIX + "history_write_failures")
         .help("Failed InfluxDB batch writes (each is retried).").register(registry);
+    flinkRestRequests = Counter.builder().name(PREFIX + "flink_rest_requests")
+        .help("Requests to Flink JobManager REST endpoints, by result (ok, http_4xx, http_5xx, "
+            + "error = no answer, unparsable).").labelNames("endpoint", "result")
+        .register(registry);
     for (DropReason r : DropReason.values()) {
       samplesDropped.labelValues(r.label());
       requestsRejected.labelValues(r.label());
@@ -237,6 +242,23 @@ public final class ServiceMetrics {
 
   public void historyWriteFailed() {
     historyWriteFailures.inc();
+  }
+
+  public void flinkRestRequest(String endpoint, String result) {
+    flinkRestRequests.labelValues(endpoint, result).inc();
+  }
+
+  /** Makes an endpoint's ok and error series visible at 0 before its first poll. */
+  public void flinkRestKnown(String endpoint) {
+    flinkRestRequests.labelValues(endpoint, "ok");
+    flinkRestRequests.labelValues(endpoint, "error");
+  }
+
+  /** Jobs with facts from Flink's REST API. */
+  public void bindFlinkRest(java.util.function.IntSupplier jobs) {
+    GaugeWithCallback.builder().name(PREFIX + "flink_rest_jobs")
+        .help("Jobs whose checkpoint facts were read from a Flink JobManager's REST API.")
+        .callback(cb -> cb.call(jobs.getAsInt())).register(registry);
   }
 
   public String contentType() {

@@ -22,7 +22,8 @@ class AlertIdentityLabelsTest {
         "region", "west", "cause", "disk_throttling", "severity", "warning",
         "signal", "checkpoint_duration"));
     assertThat(a.generatorUrl())
-        .isEqualTo("http://doctor.example:9877/api/v1/jobs/eu-1%2Fwest%2Forders_etl");
+        .isEqualTo("http://doctor.example:9877/ui/job.html?job=eu-1%2Fwest%2Forders_etl"
+            + "&at=2026-12-02T11%3A50%3A00Z");
   }
 
   @Test

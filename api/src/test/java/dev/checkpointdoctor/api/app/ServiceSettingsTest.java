@@ -191,4 +191,33 @@ class ServiceSettingsTest {
     }
     assertThat(help).contains("http://HOST:9877/ui/", "/api/v1/write", "1h30m");
   }
+
+  @Test
+  void flinkRestIsOffByDefaultAndTakesUrlsCredentialsAndInterval(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    ServiceSettings off = ServiceSettings.parse(List.of(), Map.of());
+    assertThat(off.flinkRest().enabled()).isFalse();
+    assertThat(off.flinkRest().interval()).hasSeconds(30);
+    java.nio.file.Path token = dir.resolve("token");
+    java.nio.file.Files.writeString(token, "s3cret\n");
+    ServiceSettings s = ServiceSettings.parse(List.of("--flink-rest-url", "http://jm-a:8081/",
+        "--flink-rest-token-file", token.toString(), "--flink-rest-interval", "5s"),
+        Map.of("CPD_FLINK_REST_URLS", "http://ignored:8081"));
+    assertThat(s.flinkRest().endpoints()).extracting(Object::toString)
+        .containsExactly("http://jm-a:8081");
+    assertThat(s.flinkRest().credentials().bearerToken()).isEqualTo("s3cret");
+    assertThat(s.flinkRest().interval()).hasSeconds(5);
+    ServiceSettings env = ServiceSettings.parse(List.of(), Map.of("CPD_FLINK_REST_URLS",
+        "http://jm-a:8081, https://jm-b:8443", "CPD_FLINK_REST_BASIC_AUTH", "u:p"));
+    assertThat(env.flinkRest().endpoints()).hasSize(2);
+    assertThat(env.flinkRest().credentials().basicUser()).isEqualTo("u");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--flink-rest-url", "jm:8081"),
+        Map.of())).hasMessageContaining("--flink-rest-url");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--flink-rest-ca-file",
+        dir.resolve("missing.pem").toString()), Map.of()))
+        .hasMessageContaining("--flink-rest-ca-file");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--flink-rest-token", "a",
+        "--flink-rest-token-file", token.toString()), Map.of()))
+        .hasMessageContaining("--flink-rest-token");
+  }
 }

@@ -8,11 +8,16 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** A small blocking HTTP client for tests against a service on loopback. */
 public final class Http {
-  private static final HttpClient client = HttpClient.newBuilder()
-      .connectTimeout(Duration.ofSeconds(5)).build();
+  // Replaced when a request outlives its deadline: the JDK client's own request timeout did not
+  // fire once (a verify run stalled 20 min inside HttpClient.send on a loaded machine), so each
+  // call also waits with a deadline of its own and a stuck client is not used again.
+  private static volatile HttpClient client = newClient();
 
   private Http() {}
 
@@ -34,11 +39,42 @@ public final class Http {
         "X-Prometheus-Remote-Write-Version", "0.1.0");
   }
 
+  private static HttpClient newClient() {
+    return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  }
+
   private static HttpResponse<String> send(HttpRequest request) {
     try {
-      return client.send(request, HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      return sendOnce(request);
+    } catch (TimeoutException e) {
+      client = newClient();
+      if (!request.method().equals("GET")) {
+        throw new UncheckedIOException(new IOException("no answer to " + request.method() + " "
+            + request.uri() + " within its deadline", e));
+      }
+      try {
+        return sendOnce(request);
+      } catch (TimeoutException again) {
+        throw new UncheckedIOException(new IOException("no answer to GET " + request.uri()
+            + " within its deadline, twice", again));
+      }
+    }
+  }
+
+  private static HttpResponse<String> sendOnce(HttpRequest request) throws TimeoutException {
+    long deadlineMs = request.timeout().orElse(Duration.ofSeconds(10)).toMillis() + 5_000;
+    try {
+      return client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+          .get(deadlineMs, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw new UncheckedIOException(io);
+      }
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException(cause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

@@ -47,7 +47,8 @@ class WebUiIT {
       scenario.startDelays(SICK, T0, 150, SUBTASKS);
       scenario.checkpoints(HEALTHY, T0, 150, 800, Integer.MAX_VALUE, 0);
       scenario.checkpoints(YOUNG, T0 + 147 * 60_000L, 3, 2000, Integer.MAX_VALUE, 0);
-      scenario.lonelyNode(T0 + 149 * 60_000L);
+      // both node samples before the jobs' newest scrape, so event time has passed them
+      scenario.lonelyNode(T0 + 148 * 60_000L);
 
       JsonObject openAnomaly = Await.until("an open checkpoint_duration anomaly with history",
           WAIT, () -> {

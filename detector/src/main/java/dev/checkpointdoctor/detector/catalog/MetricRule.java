@@ -18,7 +18,9 @@ public record MetricRule(Kind kind, String columnFamily, String collector) {
 
   /** Where the series comes from; decides how the extractor treats it. */
   public enum Source {
-    JOB, TASK, TM, ROCKSDB_CF, ROCKSDB_OPERATOR, NODE, CONTAINER
+    JOB, TASK, TM, ROCKSDB_CF, ROCKSDB_OPERATOR, NODE, CONTAINER,
+    /** node_exporter's file systems: a fact about a mount (its labels), no signal. */
+    MOUNT
   }
 
   /** The raw metrics the detector uses. */
@@ -61,7 +63,10 @@ public record MetricRule(Kind kind, String columnFamily, String collector) {
     DISK_WRITE_TIME(Source.NODE, "node_disk_write_time_seconds_total"),
 
     CFS_PERIODS(Source.CONTAINER, "container_cpu_cfs_periods_total"),
-    CFS_THROTTLED_PERIODS(Source.CONTAINER, "container_cpu_cfs_throttled_periods_total");
+    CFS_THROTTLED_PERIODS(Source.CONTAINER, "container_cpu_cfs_throttled_periods_total"),
+
+    /** Read for its labels (fstype, mountpoint): is RocksDB's local dir on a network mount? */
+    FS_AVAIL_BYTES(Source.MOUNT, "node_filesystem_avail_bytes");
 
     private final Source source;
     private final String name;

@@ -1,5 +1,8 @@
 package dev.checkpointdoctor.detector.cause;
 
+import dev.checkpointdoctor.detector.facts.JobFacts;
+import dev.checkpointdoctor.detector.facts.JobFactsSource;
+import dev.checkpointdoctor.detector.facts.MountTable;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
@@ -44,8 +47,21 @@ public final class CauseRanker implements Diagnoser {
    */
   private final Map<String, SliceCache> slices = new HashMap<>();
 
+  private final JobFactsSource facts;
+  private final MountTable mounts;
+
   public CauseRanker(DetectorSettings settings) {
+    this(settings, JobFactsSource.NONE, new MountTable());
+  }
+
+  /**
+   * @param facts what Flink's REST API told about each job (read at diagnosis time)
+   * @param mounts node_exporter's file systems (where RocksDB's local dir lives)
+   */
+  public CauseRanker(DetectorSettings settings, JobFactsSource facts, MountTable mounts) {
     this.settings = settings;
+    this.facts = facts;
+    this.mounts = mounts;
   }
 
   /**
@@ -61,7 +77,9 @@ public final class CauseRanker implements Diagnoser {
     }
     SliceCache kept = slices.computeIfAbsent(view.job(), k -> new SliceCache());
     kept.beginDiagnosis();
-    JobEvidence job = new JobEvidence(view, settings, kept);
+    JobFacts known = facts.facts(view.job());
+    JobEvidence job = new JobEvidence(view, RestEvidence.settingsFor(settings, known), kept);
+    RestEvidence.attach(job, known);
     List<Finding> findings = new ArrayList<>();
     for (CauseRule rule : rules) {
       Finding f = rule.assess(job);
@@ -71,6 +89,7 @@ public final class CauseRanker implements Diagnoser {
     }
     dateOnsets(job, findings);
     kept.endDiagnosis();
+    RestEvidence rest = RestEvidence.weigh(job, known, mounts, findings);
     CausalModel.FLINK.apply(findings, MIN_CONFIDENCE);
     findings.removeIf(f -> f.confidence() == 0); // pending with nothing found yet
     findings.sort(Comparator.comparingDouble(Finding::confidence).reversed());
@@ -79,11 +98,17 @@ public final class CauseRanker implements Diagnoser {
       // built only when used: its sentences are formatted per open anomaly
       Diagnosis fallback = unknown.diagnose(view, sinceMs);
       List<CauseHypothesis> ranked = new ArrayList<>(fallback.ranked());
+      if (rest != null) {
+        ranked.set(0, rest.explain(ranked.get(0)));
+      }
       findings.forEach(f -> ranked.add(f.hypothesis()));
       return new Diagnosis(view.job(), Cause.UNKNOWN.id(), 0.0, sinceMs, fallback.signal(),
           failing(job), null, ranked, missing);
     }
     Finding top = findings.get(0);
+    if (rest != null) {
+      rest.explain(top);
+    }
     List<CauseHypothesis> ranked = new ArrayList<>();
     findings.forEach(f -> ranked.add(f.hypothesis()));
     return new Diagnosis(view.job(), top.cause().id(), top.confidence(), sinceMs,

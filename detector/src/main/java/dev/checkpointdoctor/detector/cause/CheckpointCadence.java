@@ -49,7 +49,8 @@ record CheckpointCadence(double intervalMs, double recentSpacingMs, double recen
         before[nb++] = gap;
       }
     }
-    double interval = nb >= 3 ? Stats.median(java.util.Arrays.copyOf(before, nb)) : Double.NaN;
+    double interval = RestEvidence.intervalMs(job,
+        nb >= 3 ? Stats.median(java.util.Arrays.copyOf(before, nb)) : Double.NaN);
     double spacing = nr >= 1 ? Stats.median(java.util.Arrays.copyOf(recent, nr)) : Double.NaN;
     double dur = job.recentMedian(d);
     // single gaps either side of the trouble's onset, for the test of a changed cadence

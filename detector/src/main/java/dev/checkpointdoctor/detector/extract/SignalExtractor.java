@@ -253,6 +253,7 @@ public final class SignalExtractor {
       case TM -> tms.create(s, labels, cluster);
       case NODE -> nodes.create(s, labels, cluster);
       case CONTAINER -> containers.create(s, labels, cluster);
+      case MOUNT -> false; // a fact about a file system the Detector records, never a signal
     };
     s.skip = !keep;
     return s;

@@ -77,6 +77,12 @@ public record DetectorSettings(
     return !newNormalAfter.isZero();
   }
 
+  /** The same settings with the job's own checkpoint timeout (as Flink reports it). */
+  public DetectorSettings withCheckpointTimeout(Duration timeout) {
+    return new DetectorSettings(minObservations, windowSize, halfLife, bandWidth, relativeFloor,
+        openAfter, resolveAfter, failureWindow, timeout, hostAliases);
+  }
+
   private static void require(boolean ok, String message) {
     if (!ok) {
       throw new IllegalArgumentException(message);

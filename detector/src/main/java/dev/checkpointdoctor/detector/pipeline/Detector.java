@@ -3,6 +3,7 @@ package dev.checkpointdoctor.detector.pipeline;
 import dev.checkpointdoctor.detector.catalog.MetricRule;
 import dev.checkpointdoctor.detector.catalog.SignalCatalog;
 import dev.checkpointdoctor.detector.extract.SignalExtractor;
+import dev.checkpointdoctor.detector.facts.MountTable;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.cause.UnknownCauseDiagnoser;
@@ -50,6 +51,7 @@ public final class Detector {
   private SeriesCursor current;
   private final SignalBook book;
   private SeriesBudget budget = SeriesBudget.unlimited();
+  private MountTable mounts = new MountTable();
   private long eventTimeMs = Long.MIN_VALUE;
   // One instance instead of a new method reference per sample.
   private final java.util.function.Consumer<Observation> observer = this::observe;
@@ -130,6 +132,11 @@ public final class Detector {
     }
   }
 
+  /** Where node_exporter's file systems are recorded (a table the cause ranker reads). */
+  public synchronized void recordMountsIn(MountTable table) {
+    mounts = table;
+  }
+
   public DetectorStats stats() {
     return stats;
   }
@@ -159,6 +166,11 @@ public final class Detector {
       MetricRule rule = catalog.ruleFor(labels.metricName());
       if (rule == null) {
         stats.unusedMetric.addAndGet(to - from);
+        return;
+      }
+      if (rule.kind().source() == MetricRule.Source.MOUNT) {
+        mounts.observe(labels); // a fact about a mount, no signal: no cursor, no budget
+        stats.processed.addAndGet(to - from);
         return;
       }
       if (!budget.tryAdd(labels)) {

@@ -260,7 +260,7 @@ final class ReplicaElection {
     return switch (rule.kind().source()) {
       case JOB, TASK, ROCKSDB_CF, ROCKSDB_OPERATOR -> "job " + l.get("job_name");
       case TM -> "taskmanager " + l.get("tm_id");
-      case NODE -> "node " + l.get("instance");
+      case NODE, MOUNT -> "node " + l.get("instance");
       case CONTAINER -> "pod " + l.get("namespace") + "/"
           + (l.get("pod") != null ? l.get("pod") : l.get("pod_name"));
     };

@@ -57,7 +57,7 @@ class SignalCatalogTest {
       "flink_taskmanager_job_task_operator_window_contents_rocksdb_num_files_at_level1",
       "flink_taskmanager_job_task_operator_window-contents_rocksdb_is_write_stopped",
       "node_disk_read_bytes_total", "node_disk_io_time_weighted_seconds_total",
-      "node_disk_io_now", "node_cpu_seconds_total", "node_filesystem_avail_bytes",
+      "node_disk_io_now", "node_cpu_seconds_total", "node_filesystem_size_bytes",
       "container_cpu_cfs_throttled_seconds_total", "container_cpu_usage_seconds_total",
       "container_fs_writes_total", "node_disk_reads_completed", "xnode_disk_reads_completed_total",
       "flink_taskmanager_Status_JVM_GarbageCollector__Time", "");
@@ -199,7 +199,10 @@ class SignalCatalogTest {
     for (String n : ACCEPTED_EXTRA) {
       assertThat(accepts(n)).as(n).isTrue();
     }
-    // 10 job + 5 task + 3 TM + 4 RocksDB CF + 1 stall ticker + 6 node_exporter + 2 cAdvisor = 31
-    assertThat(catalog.exactNames()).hasSize(31);
+    // 10 job + 5 task + 3 TM + 4 RocksDB CF + 1 stall ticker + 6 node_exporter disks
+    // + 1 node_exporter file systems (mounts) + 2 cAdvisor = 32
+    assertThat(catalog.exactNames()).hasSize(32);
+    assertThat(catalog.ruleFor("node_filesystem_avail_bytes").kind().source())
+        .isEqualTo(MetricRule.Source.MOUNT);
   }
 }
