@@ -28,7 +28,7 @@ import java.io.IOException;
  *   <li>Seasons ({@link SeasonalEnvelope}): an outside value that one of the last seven days
  *       already reached within an hour of this time of day, give or take half of {@code
  *       relativeFloor} of the value or a quarter of the band, is not outside: the evening peak of
- *       a job with a daily load pattern, Monday's return to weekday load. Conversely, once three
+ *       a job with a daily load pattern, Monday's return to weekday load. Conversely, once seven
  *       days at this level are known, a value inside the band but beyond everything those days
  *       did at this hour by a band half-width is outside: a fault at the quiet hour of the day.
  *   <li>Closed and ready: the value is learned winsorized to {@code [lower, upper]} (inside values

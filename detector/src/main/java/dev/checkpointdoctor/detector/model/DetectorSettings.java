@@ -80,7 +80,7 @@ public record DetectorSettings(
   /** The same settings with the job's own checkpoint timeout (as Flink reports it). */
   public DetectorSettings withCheckpointTimeout(Duration timeout) {
     return new DetectorSettings(minObservations, windowSize, halfLife, bandWidth, relativeFloor,
-        openAfter, resolveAfter, failureWindow, timeout, hostAliases);
+        openAfter, resolveAfter, newNormalAfter, failureWindow, timeout, hostAliases);
   }
 
   private static void require(boolean ok, String message) {
