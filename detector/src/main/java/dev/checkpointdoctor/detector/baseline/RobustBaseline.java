@@ -506,6 +506,31 @@ public final class RobustBaseline {
   }
 
   /**
+   * Forgets what was learned before {@code tsMs} in event time and keeps the rest, relearned in
+   * the order it was learned: what a start at {@code tsMs} leaves does not depend on whether
+   * observations after it were delivered before the start was known.
+   */
+  void forgetBefore(long tsMs) {
+    int n = count;
+    int oldest = n < windowSize ? 0 : head;
+    long[] keptTimes = new long[n];
+    double[] keptValues = new double[n];
+    int kept = 0;
+    for (int k = 0; k < n; k++) {
+      int slot = (oldest + k) % windowSize;
+      long t = timeAt(slot);
+      if (t >= tsMs) {
+        keptTimes[kept] = t;
+        keptValues[kept++] = values[slot];
+      }
+    }
+    forget();
+    for (int i = 0; i < kept; i++) {
+      learn(keptTimes[i], keptValues[i]);
+    }
+  }
+
+  /**
    * Forgets the window and learns the regime's points instead: the level that held becomes the
    * baseline. The baseline counts as having learned every observation of the regime, so it is
    * ready at once (the regime held for at least {@code minObservations} observations).

@@ -22,7 +22,9 @@ import java.io.IOException;
  *   <li>Learning (fewer than {@code minObservations}): every value is learned as it is.
  *   <li>Youth: while the baseline's first observation is less than a day old, values are judged
  *       against a band up to twice as wide ({@link #YOUTH_WIDENING}); the score is still the
- *       distance from the baseline's own band.
+ *       distance from the baseline's own band. A steady trend ({@link #TREND_STEPS} steps the
+ *       same flagged way) is judged by the own band: the widening is for a load cycle not seen
+ *       yet, not for growth.
  *   <li>Starts ({@link #jobStarted}): a new deployment is learned afresh; the start-up after any
  *       start is neither judged nor learned until a value is back in band.
  *   <li>Seasons ({@link SeasonalEnvelope}): an outside value that one of the last seven days
@@ -95,6 +97,11 @@ public final class SignalTracker {
    * widening, 5 with it; docs/ACCURACY.md).
    */
   static final double YOUTH_WIDENING = 1.0;
+  /**
+   * Consecutive steps the same way (each value beyond the one before) that make a steady trend:
+   * a young baseline's widening is for a load cycle it has not seen, and must not hide growth.
+   */
+  static final int TREND_STEPS = 3;
   /** Event time after which a baseline is no longer young: it has seen a whole day. */
   static final long YOUTH_MS = 24 * 3_600_000L;
 
@@ -121,6 +128,11 @@ public final class SignalTracker {
   private RegimeWindow regime;
   private long lastStartMs = NO_RUN; // the job's last (re)start this tracker was told of
   private long settleLimitMs = NO_RUN; // until this, out-of-band values may be start-up
+  // The new deployment this scope learns afresh from: values from before it, delivered after it
+  // was known, belong to the old deployment and are neither judged nor learned.
+  private long deployedAtMs = NO_RUN;
+  // Consecutive accepted observations that each rose (> 0) or fell (< 0) from the one before.
+  private int trendRun;
   private long youthMs = YOUTH_MS;
 
   public SignalTracker(Signal signal, DetectorSettings settings) {
@@ -166,11 +178,14 @@ public final class SignalTracker {
 
   public Step observe(long tsMs, double value) {
     Band own = baseline.band();
-    Band band = judgedBand(tsMs, own);
-    if (!Double.isFinite(value) || settling(tsMs, value, band)) {
+    int trend = trendAfter(value);
+    Band band = flags(Integer.signum(trend)) && Math.abs(trend) >= TREND_STEPS
+        ? own : judgedBand(tsMs, own);
+    if (!Double.isFinite(value) || tsMs < deployedAtMs || settling(tsMs, value, band)) {
       return new Step(tsMs, value, band.expected(), band.lower(), band.upper(), Double.NaN,
           false, Transition.NONE, runStartMs());
     }
+    trendRun = trend;
     lastTsMs = tsMs;
     lastObserved = value;
     // the distance from the baseline's own band: youth makes the verdict cautious, not the
@@ -259,6 +274,15 @@ public final class SignalTracker {
     }
     double h = b.halfWidth() * (1 + YOUTH_WIDENING * Math.min(1, young));
     return new Band(b.expected(), b.expected() - h, b.expected() + h, b.spread());
+  }
+
+  /** The trend run {@code value} would make: one more step the same way, or a new one. */
+  private int trendAfter(double value) {
+    if (!(value != lastObserved) || Double.isNaN(lastObserved)) {
+      return 0; // equal, or nothing to compare with
+    }
+    int way = value > lastObserved ? 1 : -1;
+    return Integer.signum(trendRun) == way ? trendRun + way : way;
   }
 
   private boolean flags(int side) {
@@ -392,9 +416,10 @@ public final class SignalTracker {
     }
     settleLimitMs = Math.max(settleLimitMs, tsMs + 2 * settings.failureWindow().toMillis());
     opening.clear();
-    if (deployed && (signal == null || signal.mayBecomeNormal())
-        && baseline.observations() > 0) {
-      baseline.forget();
+    if (deployed && (signal == null || signal.mayBecomeNormal())) {
+      deployedAtMs = Math.max(deployedAtMs, tsMs);
+      // by event time: observations after the start delivered before it stay learned
+      baseline.forgetBefore(tsMs);
       if (seasons != null) {
         seasons.levelChangedAt(tsMs);
       }
@@ -455,6 +480,8 @@ public final class SignalTracker {
     out.writeDouble(lastObserved);
     out.writeLong(lastStartMs);
     out.writeLong(settleLimitMs);
+    out.writeLong(deployedAtMs);
+    out.writeInt(trendRun);
     opening.writeTo(out);
     SeasonalEnvelope.writeTo(seasons, out);
     out.writeBoolean(regime != null);
@@ -495,6 +522,8 @@ public final class SignalTracker {
     double lastObserved;
     long lastStartMs = NO_RUN;
     long settleLimitMs = NO_RUN;
+    long deployedAtMs = NO_RUN;
+    int trendRun = 0;
     SeasonalEnvelope seasons;
     RegimeWindow regime = null;
     if (version >= 3) {
@@ -504,6 +533,8 @@ public final class SignalTracker {
       lastObserved = in.readDouble();
       lastStartMs = in.readLong();
       settleLimitMs = in.readLong();
+      deployedAtMs = in.readLong();
+      trendRun = in.readInt();
       opening = OpeningRule.readFrom(in);
       seasons = SeasonalEnvelope.readFrom(in);
       if (in.readBoolean()) {
@@ -562,6 +593,8 @@ public final class SignalTracker {
     t.seasons = seasons;
     t.lastStartMs = lastStartMs;
     t.settleLimitMs = settleLimitMs;
+    t.deployedAtMs = deployedAtMs;
+    t.trendRun = trendRun;
     t.regime = open && regime == null ? newRegime(settings) : regime;
     return t;
   }

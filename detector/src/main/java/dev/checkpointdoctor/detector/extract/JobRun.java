@@ -49,6 +49,7 @@ final class JobRun {
   /** The newest finished frame: samples at or before it arrived too late. */
   long lastFinalTs = NONE;
   private long firstFrameTs = NONE;
+  private boolean startDecided;
   private double lastMarker = Double.NaN;
   private boolean everMarker;
   private long markerAdvanceTs = NONE;
@@ -119,12 +120,18 @@ final class JobRun {
     boolean hasId = has(m, Kind.CP_COMPLETED_ID);
     if (firstFrameTs == NONE) {
       firstFrameTs = t;
+    }
+    if (!startDecided && (resubmitted || hasId || has(m, Kind.CP_COMPLETED_COUNT))) {
+      // Decided on the run's first frame that has a completion marker, and dated at its first
+      // frame: which series a frame holds depends on how delivery ordered them (a lagging shard
+      // leaves the first frame without its marker), the run's first scrape does not.
+      startDecided = true;
       boolean noneCompletedYet = hasId ? v[Kind.CP_COMPLETED_ID.ordinal()] < 0
           : has(m, Kind.CP_COMPLETED_COUNT) && v[Kind.CP_COMPLETED_COUNT.ordinal()] == 0;
       if (resubmitted || noneCompletedYet) {
         // the job runs under a new job_id (resubmitted, redeployed), or has not completed a
-        // checkpoint yet (just submitted): either way it is starting now
-        out.accept(new Observation(job, Signal.RESTARTS, Signal.START_SCOPE, t, 1));
+        // checkpoint yet (just submitted): either way it started with this run
+        out.accept(new Observation(job, Signal.RESTARTS, Signal.START_SCOPE, firstFrameTs, 1));
       }
     }
     if (hasId || has(m, Kind.CP_COMPLETED_COUNT)) {
