@@ -56,6 +56,26 @@ class JobStartTest {
   }
 
   @Test
+  void aDeploymentLearnedLateKeepsWhatCameAfterItAndDropsWhatCameBefore() {
+    // told in time: values after the start are the new deployment's
+    SignalTracker inTime = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
+    feedNormal(inTime, 0, 40);
+    inTime.jobStarted(ts(40), true);
+    feedNormal(inTime, 40, 50); // in the old band too: neither opened nor winsorized
+    // the start arrives after ten of those values (another shard's series carried it)
+    SignalTracker late = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
+    feedNormal(late, 0, 40);
+    feedNormal(late, 40, 50);
+    late.jobStarted(ts(40), true);
+    assertThat(late.view().observations()).isEqualTo(10);
+    assertThat(late.band()).isEqualTo(inTime.band());
+    // and a value of the old deployment delivered after the start is neither judged nor learned
+    Step old = late.observe(ts(39), 1000);
+    assertThat(old.outside()).isFalse();
+    assertThat(late.view().observations()).isEqualTo(10);
+  }
+
+  @Test
   void failedCheckpointsKeepTheirBaselineAcrossADeployment() {
     SignalTracker t = new SignalTracker(Signal.CHECKPOINT_FAILURES, DEFAULTS);
     feed(t, 0, 40, 0);

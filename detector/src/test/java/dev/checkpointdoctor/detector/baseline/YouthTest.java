@@ -44,6 +44,21 @@ class YouthTest {
   }
 
   @Test
+  void aSteadyRiseIsJudgedByTheOwnBandNotTheWidenedOne() {
+    SignalTracker young = learned(T0);
+    young.observe(T0 + 40 * MINUTE, 1100);
+    young.observe(T0 + 41 * MINUTE, 1200);
+    double own = young.band().upper(); // about 1250; widened about 1500
+    Step third = young.observe(T0 + 42 * MINUTE, 1300); // third step up: a trend
+    assertThat(third.upper()).isEqualTo(own);
+    assertThat(third.outside()).isTrue();
+    // one value back down ends the trend: the young band judges again
+    Step down = young.observe(T0 + 43 * MINUTE, 1290);
+    assertThat(down.upper()).isGreaterThan(1400.0);
+    assertThat(down.outside()).isFalse();
+  }
+
+  @Test
   void halfADayHalvesTheWidening() {
     SignalTracker half = learned(T0 + 40 * MINUTE - 12 * HOUR);
     Band own = half.band();

@@ -128,6 +128,20 @@ class JobFramesTest {
   }
 
   @Test
+  void aStartIsDatedAtTheRunsFirstScrapeWhenItsMarkerArrivesAfterThatFrameFinished() {
+    // the completion marker's shard lags: the run's first frame finishes without it
+    f.batch(job("a1", "numberOfInProgressCheckpoints", T0, 1));
+    long t1 = T0 + 10 * S;
+    f.batch(job("a1", "numberOfInProgressCheckpoints", t1, 1));
+    f.batch(job("a1", "lastCompletedCheckpointId", t1, -1));
+    f.batch(job("a1", "numberOfInProgressCheckpoints", t1 + 10 * S, 1),
+        job("a1", "lastCompletedCheckpointId", t1 + 10 * S, -1));
+    // no checkpoint completed when the marker is first seen: the run started at its first scrape
+    assertThat(f.take(Signal.RESTARTS)).containsExactly(
+        new Observation(J, Signal.RESTARTS, Signal.START_SCOPE, T0, 1));
+  }
+
+  @Test
   void firstLookAtARestartedJobCountsItsFailuresFromZero() {
     In a1 = job("a1", "numberOfFailedCheckpoints", T0, 5);
     f.batch(a1);
