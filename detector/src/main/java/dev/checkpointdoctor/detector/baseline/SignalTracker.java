@@ -101,7 +101,7 @@ public final class SignalTracker {
    * Consecutive steps the same way (each value beyond the one before) that make a steady trend:
    * a young baseline's widening is for a load cycle it has not seen, and must not hide growth.
    */
-  static final int TREND_STEPS = 3;
+  static final int TREND_STEPS = 5;
   /** Event time after which a baseline is no longer young: it has seen a whole day. */
   static final long YOUTH_MS = 24 * 3_600_000L;
 

@@ -46,14 +46,17 @@ class YouthTest {
   @Test
   void aSteadyRiseIsJudgedByTheOwnBandNotTheWidenedOne() {
     SignalTracker young = learned(T0);
-    young.observe(T0 + 40 * MINUTE, 1100);
-    young.observe(T0 + 41 * MINUTE, 1200);
+    young.observe(T0 + 39 * MINUTE + 30_000, 980); // a step down: no rise under way
+    for (int i = 0; i < SignalTracker.TREND_STEPS - 1; i++) {
+      Step s = young.observe(T0 + (40 + i) * MINUTE, 1050 + 40 * i);
+      assertThat(s.upper()).isGreaterThan(1400.0); // not a trend yet: the young band
+    }
     double own = young.band().upper(); // about 1250; widened about 1500
-    Step third = young.observe(T0 + 42 * MINUTE, 1300); // third step up: a trend
-    assertThat(third.upper()).isEqualTo(own);
-    assertThat(third.outside()).isTrue();
+    Step trend = young.observe(T0 + 45 * MINUTE, 1300); // the fifth step up: a trend
+    assertThat(trend.upper()).isEqualTo(own);
+    assertThat(trend.outside()).isTrue();
     // one value back down ends the trend: the young band judges again
-    Step down = young.observe(T0 + 43 * MINUTE, 1290);
+    Step down = young.observe(T0 + 46 * MINUTE, 1290);
     assertThat(down.upper()).isGreaterThan(1400.0);
     assertThat(down.outside()).isFalse();
   }
