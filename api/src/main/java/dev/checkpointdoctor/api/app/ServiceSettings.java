@@ -73,6 +73,9 @@ public record ServiceSettings(
           "Consecutive out-of-band observations that open an anomaly."),
       Option.single("--resolve-after", "CPD_RESOLVE_AFTER", "3",
           "Consecutive in-band observations that resolve it."),
+      Option.single("--new-normal-after", "CPD_NEW_NORMAL_AFTER", "6h",
+          "How long a departure must hold as one stable level to become the new normal "
+              + "(off: never)."),
       Option.single("--checkpoint-timeout", "CPD_CHECKPOINT_TIMEOUT", "10m",
           "Flink checkpoint timeout assumed for forecasts."),
       Option.repeatable("--host-alias", "CPD_HOST_ALIASES",
@@ -317,7 +320,7 @@ public record ServiceSettings(
       detector = new DetectorSettings(minObs, window, durationOf(v, "--half-life"),
           doubleOf(v, "--band-width", 0.5, 100), defaults.relativeFloor(),
           intOf(v, "--open-after", 1, 1000), intOf(v, "--resolve-after", 1, 1000),
-          defaults.failureWindow(), durationOf(v, "--checkpoint-timeout"), aliases);
+          newNormalAfter(v), defaults.failureWindow(), durationOf(v, "--checkpoint-timeout"), aliases);
     } catch (IllegalArgumentException e) {
       throw new SettingsException(e.getMessage());
     }
@@ -393,6 +396,12 @@ public record ServiceSettings(
         durationOf(v, "--bootstrap-window"), credentialsOf(v, "bootstrap"), ca,
         durationOf(v, "--bootstrap-timeout"), Boolean.parseBoolean(blocks),
         longOf(v, "--bootstrap-hold-samples", 1000, 1_000_000_000));
+  }
+
+  private static Duration newNormalAfter(Values v) throws SettingsException {
+    String after = v.get("--new-normal-after");
+    return after.equalsIgnoreCase("off") ? Duration.ZERO
+        : parseDuration(v.name("--new-normal-after"), after);
   }
 
   private static DeliverySettings delivery(Values v) throws SettingsException {

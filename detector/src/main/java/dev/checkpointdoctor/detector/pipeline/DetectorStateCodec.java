@@ -27,7 +27,8 @@ import java.util.zip.CRC32;
  */
 public final class DetectorStateCodec {
   private static final int MAGIC = 0x43504453; // "CPDS"
-  private static final int VERSION = 1;
+  /** 2: anomalies carry their resolution; version 1 is still read (resolved = returned). */
+  private static final int VERSION = 2;
   private static final int MAX_STRING = 1 << 16;
   static final int HISTORIES = 1;
 
@@ -98,7 +99,7 @@ public final class DetectorStateCodec {
         throw new IOException("not a Checkpoint Doctor snapshot (bad magic)");
       }
       int version = f.readInt();
-      if (version != VERSION) {
+      if (version < 1 || version > VERSION) {
         throw new IOException("unsupported snapshot version " + version);
       }
       int length = f.readInt();
@@ -112,13 +113,13 @@ public final class DetectorStateCodec {
       if (f.readLong() != crc.getValue()) {
         throw new IOException("snapshot checksum mismatch");
       }
-      return decodeBody(new DataInputStream(new ByteArrayInputStream(body)));
+      return decodeBody(new DataInputStream(new ByteArrayInputStream(body)), version);
     } catch (EOFException e) {
       throw new IOException("snapshot is truncated", e);
     }
   }
 
-  private static DetectorState decodeBody(DataInputStream in) throws IOException {
+  private static DetectorState decodeBody(DataInputStream in, int version) throws IOException {
     long eventTime = in.readLong();
     long nextId = in.readLong();
     int n = count(in.readInt(), "trackers");
@@ -134,13 +135,13 @@ public final class DetectorStateCodec {
       }
       byte[] blob = new byte[len];
       in.readFully(blob);
-      Anomaly open = in.readBoolean() ? readAnomaly(in) : null;
+      Anomaly open = in.readBoolean() ? readAnomaly(in, version) : null;
       trackers.add(new DetectorState.TrackerState(job, signal, scope, join, blob, open));
     }
     int r = count(in.readInt(), "resolved anomalies");
     List<Anomaly> resolved = new ArrayList<>(r);
     for (int i = 0; i < r; i++) {
-      resolved.add(readAnomaly(in));
+      resolved.add(readAnomaly(in, version));
     }
     int j = count(in.readInt(), "jobs");
     Map<String, Long> lastSeen = new HashMap<>();
@@ -164,7 +165,7 @@ public final class DetectorStateCodec {
       in.readFully(section);
       if (tag == HISTORIES) {
         DataInputStream h = new DataInputStream(new ByteArrayInputStream(section));
-        histories = readHistories(h);
+        histories = readHistories(h, version);
         if (h.available() > 0) {
           throw new IOException("histories section has " + h.available() + " stray bytes");
         }
@@ -202,8 +203,8 @@ public final class DetectorStateCodec {
     }
   }
 
-  private static List<DetectorState.HistoryState> readHistories(DataInputStream in)
-      throws IOException {
+  private static List<DetectorState.HistoryState> readHistories(DataInputStream in,
+      int version) throws IOException {
     int n = count(in.readInt(), "histories");
     List<DetectorState.HistoryState> out = new ArrayList<>(n);
     for (int k = 0; k < n; k++) {
@@ -225,7 +226,7 @@ public final class DetectorStateCodec {
       }
       byte[] hourly = readBlob(in);
       byte[] trend = readBlob(in);
-      Anomaly trendAnomaly = in.readBoolean() ? readAnomaly(in) : null;
+      Anomaly trendAnomaly = in.readBoolean() ? readAnomaly(in, version) : null;
       out.add(new DetectorState.HistoryState(job, signal, scope, times, values, hourly, trend,
           trendAnomaly));
     }
@@ -286,6 +287,8 @@ public final class DetectorStateCodec {
     out.writeDouble(a.upper());
     out.writeDouble(a.score());
     writeCauses(out, a.causes());
+    out.writeByte(a.resolution() == null ? 0 : 1 + a.resolution().ordinal());
+    out.writeLong(a.newNormalSinceMs());
   }
 
   private static void writeCauses(DataOutputStream out, List<CauseHypothesis> causes)
@@ -360,7 +363,7 @@ public final class DetectorStateCodec {
     }
   }
 
-  private static Anomaly readAnomaly(DataInputStream in) throws IOException {
+  private static Anomaly readAnomaly(DataInputStream in, int version) throws IOException {
     long id = in.readLong();
     String job = in.readUTF();
     Signal signal = signal(in.readUTF());
@@ -374,8 +377,19 @@ public final class DetectorStateCodec {
       double lower = in.readDouble();
       double upper = in.readDouble();
       double score = in.readDouble();
+      List<CauseHypothesis> causes = readCauses(in);
+      if (version < 2) {
+        return new Anomaly(id, job, signal, scope, open, started, ended, observed, expected,
+            lower, upper, score, causes);
+      }
+      int resolution = in.readUnsignedByte();
+      long since = in.readLong();
+      if (resolution > Anomaly.Resolution.values().length) {
+        throw new IOException("anomaly " + id + " has an unknown resolution " + resolution);
+      }
       return new Anomaly(id, job, signal, scope, open, started, ended, observed, expected, lower,
-          upper, score, readCauses(in));
+          upper, score, causes,
+          resolution == 0 ? null : Anomaly.Resolution.values()[resolution - 1], since);
     } catch (IllegalArgumentException e) {
       throw new IOException("invalid anomaly " + id + ": " + e.getMessage(), e);
     }

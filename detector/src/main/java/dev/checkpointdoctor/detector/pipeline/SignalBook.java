@@ -107,6 +107,15 @@ final class SignalBook {
     if (o.join() != null) {
       entry.join = o.join();
     }
+    if (o.signal() == Signal.RESTARTS && o.value() > 0) {
+      boolean deployed = Signal.START_SCOPE.equals(o.scope());
+      if (deployed) {
+        job.lastStartMs = Math.max(job.lastStartMs, o.timestampMs());
+      }
+      for (Entry e : job.entries.values()) {
+        e.tracker.jobStarted(o.timestampMs(), deployed);
+      }
+    }
     SignalTracker.Step step = entry.tracker.observe(o.timestampMs(), o.value());
     if (!job.touched) {
       job.touched = true;
@@ -130,9 +139,11 @@ final class SignalBook {
           l.anomalyOpened(entry.open);
         }
       }
-      case RESOLVED -> {
+      case RESOLVED, NEW_NORMAL -> {
         if (entry.open != null) {
-          Anomaly resolvedAnomaly = entry.open.resolvedAt(step.timestampMs());
+          Anomaly resolvedAnomaly = step.transition() == SignalTracker.Transition.NEW_NORMAL
+              ? entry.open.becameNormalAt(step.timestampMs(), step.runStartMs())
+              : entry.open.resolvedAt(step.timestampMs());
           remember(resolvedAnomaly);
           entry.open = null;
           openCount--;
@@ -204,6 +215,10 @@ final class SignalBook {
     Entry entry = job.entries.get(key);
     if (entry == null) {
       entry = new Entry(job, key, new SignalTracker(o.signal(), settings));
+      if (job.lastStartMs != Long.MIN_VALUE) {
+        // a series that first reports after the job started is part of that start-up too
+        entry.tracker.jobStarted(job.lastStartMs, true);
+      }
       job.entries.put(key, entry);
       entryCount++;
     }
@@ -512,6 +527,8 @@ final class SignalBook {
     final String name;
     final Map<Key, Entry> entries = new HashMap<>();
     long lastSeenMs = Long.MIN_VALUE;
+    /** Event time of the job's last deployment (a new job_id), as RESTARTS reported it. */
+    long lastStartMs = Long.MIN_VALUE;
     Diagnosis diagnosis;
     /** In {@code touched}: a flag is cheaper than a hash lookup per observation. */
     boolean touched;
