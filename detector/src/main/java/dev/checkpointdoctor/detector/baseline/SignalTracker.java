@@ -24,7 +24,8 @@ import java.io.IOException;
  *       against a band up to twice as wide ({@link #YOUTH_WIDENING}); the score is still the
  *       distance from the baseline's own band. A steady trend ({@link #TREND_STEPS} steps the
  *       same flagged way) is judged by the own band: the widening is for a load cycle not seen
- *       yet, not for growth.
+ *       yet, not for growth. Nor does it reach past a limit the caller knows the job cannot
+ *       sustain at any load ({@link #observe(long, double, double)}).
  *   <li>Starts ({@link #jobStarted}): a new deployment is learned afresh; the start-up after any
  *       start is neither judged nor learned until a value is back in band.
  *   <li>Seasons ({@link SeasonalEnvelope}): an outside value that one of the last seven days
@@ -177,10 +178,22 @@ public final class SignalTracker {
   }
 
   public Step observe(long tsMs, double value) {
+    return observe(tsMs, value, Double.POSITIVE_INFINITY);
+  }
+
+  /**
+   * Judges {@code value} as {@link #observe(long, double)} does, with a limit the young band's
+   * widening may not reach past: a value the job cannot sustain whatever its load (a checkpoint
+   * longer than the spacing checkpoints are taken at) is not forgiven as an unseen load cycle.
+   * The baseline's own band is never narrowed by it.
+   *
+   * @param youthCeiling highest upper bound a young band may be widened to; +Inf for none
+   */
+  public Step observe(long tsMs, double value, double youthCeiling) {
     Band own = baseline.band();
     int trend = trendAfter(value);
     Band band = flags(Integer.signum(trend)) && Math.abs(trend) >= TREND_STEPS
-        ? own : judgedBand(tsMs, own);
+        ? own : judgedBand(tsMs, own, youthCeiling);
     if (!Double.isFinite(value) || tsMs < deployedAtMs || settling(tsMs, value, band)) {
       return new Step(tsMs, value, band.expected(), band.lower(), band.upper(), Double.NaN,
           false, Transition.NONE, runStartMs());
@@ -263,7 +276,7 @@ public final class SignalTracker {
    * the day's cycle yet (nor, after a new deployment, the new deployment's): the evening ramp is
    * news to it, not to the job, and its few observations say little about the tails.
    */
-  private Band judgedBand(long tsMs, Band b) {
+  private Band judgedBand(long tsMs, Band b, double ceiling) {
     long first = baseline.firstTimestamp();
     if (!b.defined() || first == RobustBaseline.NO_TIMESTAMP) {
       return b;
@@ -273,7 +286,8 @@ public final class SignalTracker {
       return b;
     }
     double h = b.halfWidth() * (1 + YOUTH_WIDENING * Math.min(1, young));
-    return new Band(b.expected(), b.expected() - h, b.expected() + h, b.spread());
+    double upper = Math.max(b.upper(), Math.min(b.expected() + h, ceiling));
+    return new Band(b.expected(), b.expected() - h, upper, b.spread());
   }
 
   /** The trend run {@code value} would make: one more step the same way, or a new one. */

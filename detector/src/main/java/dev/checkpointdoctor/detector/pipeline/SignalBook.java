@@ -116,7 +116,12 @@ final class SignalBook {
         e.tracker.jobStarted(o.timestampMs(), deployed);
       }
     }
-    SignalTracker.Step step = entry.tracker.observe(o.timestampMs(), o.value());
+    // a checkpoint longer than the spacing checkpoints are taken at is trouble at any load: a
+    // young baseline, which forgives unseen load, must not forgive that
+    SignalTracker.Step step = entry.key.signal == Signal.CHECKPOINT_DURATION
+        && "job".equals(entry.key.scope)
+        ? entry.tracker.observe(o.timestampMs(), o.value(), CheckpointSpacing.of(entry.history))
+        : entry.tracker.observe(o.timestampMs(), o.value());
     if (!job.touched) {
       job.touched = true;
       touched.add(job);
@@ -185,7 +190,8 @@ final class SignalBook {
     BaselineView band = entry.tracker.view();
     switch (t) {
       case OPENED -> {
-        w.open = new Anomaly(anomalyIds.getAndIncrement(), job.name, entry.key.signal, TrendWatch.SCOPE, true,
+        w.open = new Anomaly(anomalyIds.getAndIncrement(), job.name, entry.key.signal,
+            TrendWatch.SCOPE, true,
             Math.min(r.fromMs(), nowMs), -1, r.toValue(), band.expected(), band.lower(),
             band.upper(), r.rate() * 100,
             job.diagnosis == null ? List.of() : job.diagnosis.ranked());

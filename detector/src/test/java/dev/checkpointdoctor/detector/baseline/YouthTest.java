@@ -68,4 +68,18 @@ class YouthTest {
     Step s = half.observe(T0 + 40 * MINUTE, 1000);
     assertThat(s.upper() - s.expected()).isEqualTo(1.5 * own.halfWidth());
   }
+
+  @Test
+  void theWideningStopsAtALimitTheJobCannotSustainButNeverNarrowsTheOwnBand() {
+    SignalTracker young = learned(T0);
+    // checkpoints are taken every 1300 ms: a young band (up to ~1500) must not forgive 1400
+    Step s = young.observe(T0 + 40 * MINUTE, 1400, 1300);
+    assertThat(s.upper()).isEqualTo(1300.0);
+    assertThat(s.outside()).isTrue();
+    // a limit inside the own band changes nothing: the own band is the least it judges by
+    double ownUpper = young.band().upper();
+    Step t = young.observe(T0 + 41 * MINUTE, 1200, 900);
+    assertThat(t.upper()).isEqualTo(ownUpper);
+    assertThat(t.outside()).isFalse();
+  }
 }
