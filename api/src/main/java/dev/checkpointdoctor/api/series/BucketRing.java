@@ -58,10 +58,13 @@ final class BucketRing {
       int maxBuckets, long retentionMs) {
     int before = size;
     int idx = (int) Math.floorDiv(tsMs, bucketMs);
-    int pos = size == 0 ? -1 : find(idx);
+    // Observations arrive in event-time order per series, so nearly all fall in the newest
+    // bucket or start the next one: look there before searching the ring.
+    int newest = size == 0 ? 0 : index[slot(size - 1)];
+    int pos = size == 0 || idx > newest ? -1 : idx == newest ? size - 1 : find(idx);
     if (pos >= 0) {
       merge(slot(pos), observed, exp, lo, hi, outside);
-    } else if (size == 0 || idx > index[slot(size - 1)]) {
+    } else if (size == 0 || idx > newest) {
       append(idx, observed, exp, lo, hi, outside, maxBuckets);
       // seconds into the bucket (a bucket is at most 10 min): exact enough to draw a step
       firstSecond[slot(size - 1)] = (char) Math.min(Character.MAX_VALUE,

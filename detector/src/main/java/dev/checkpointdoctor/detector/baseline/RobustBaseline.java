@@ -84,6 +84,8 @@ public final class RobustBaseline {
   private double lastMad; // where the next MAD search starts; any value gives the same MAD
   private int head; // slot of the next write
   private int count; // filled slots
+  // window values that are -0.0: a window of zeros is one value only when none or all are
+  private int negativeZeros;
   private int observations; // ever learned, saturating
   private long firstTs = NO_TIMESTAMP;
   private long lastTs = NO_TIMESTAMP;
@@ -150,6 +152,9 @@ public final class RobustBaseline {
     int n = count;
     if (n == windowSize) {
       // the slot about to be overwritten holds the oldest observation: drop it from the order
+      if (isNegativeZero(values[slot])) {
+        negativeZeros--;
+      }
       int at = 0;
       while (order[at] != slot) {
         at++;
@@ -176,6 +181,9 @@ public final class RobustBaseline {
     }
     setTime(slot, tsMs, n);
     values[slot] = value;
+    if (isNegativeZero(value)) {
+      negativeZeros++;
+    }
     // after every equal value, so equal values keep their arrival order
     int lo = 0;
     int hi = n;
@@ -334,7 +342,8 @@ public final class RobustBaseline {
       return Band.EMPTY;
     }
     double only = values[order[0]];
-    if (only == values[order[n - 1]] && (only != 0 || sameBits(n, only))) {
+    if (only == values[order[n - 1]]
+        && (only != 0 || negativeZeros == 0 || negativeZeros == n)) {
       // One value fills the window (a gauge at 0, a counter that does not move): it is the
       // weighted median whatever the weights, and every deviation is 0.
       return band(only, 0.0);
@@ -342,15 +351,9 @@ public final class RobustBaseline {
     return weightedBand();
   }
 
-  /** True when the first n slots hold this very double; -0.0 and 0.0 compare equal but differ. */
-  private boolean sameBits(int n, double value) {
-    long bits = Double.doubleToRawLongBits(value);
-    for (int i = 0; i < n; i++) {
-      if (Double.doubleToRawLongBits(values[i]) != bits) {
-        return false;
-      }
-    }
-    return true;
+  /** -0.0 and 0.0 compare equal but differ, so a window of both is not one value. */
+  private static boolean isNegativeZero(double value) {
+    return Double.doubleToRawLongBits(value) == Long.MIN_VALUE;
   }
 
   /** The band through the weights, without the shortcut for a window of one value. */
