@@ -104,6 +104,23 @@ class SeriesStoreTest {
   }
 
   @Test
+  void aRingThatGrowsAfterRetentionMovedItsOldestKeepsItsBucketsInOrder() {
+    BucketRing ring = new BucketRing(1_000);
+    long keepAll = 1_000_000_000L;
+    for (int i = 0; i < 7; i++) {
+      ring.add(i * 1_000L, i, 0, 0, 1, false, 1_000, keepAll);
+    }
+    // bucket 10 fills the first 8 slots; its retention then drops buckets 0-2, so the ring wraps
+    ring.add(10_000L, 10, 0, 0, 1, false, 1_000, 7_000);
+    for (int i = 11; i <= 15; i++) { // 13 fills it again, 14 makes it grow, 15 lands after that
+      ring.add(i * 1_000L, i, 0, 0, 1, false, 1_000, keepAll);
+    }
+    java.util.List<Float> last = new java.util.ArrayList<>();
+    ring.forEach(0, Long.MAX_VALUE, (s, f, mn, mx, l, e, lo, hi, out) -> last.add(l));
+    assertThat(last).containsExactly(3f, 4f, 5f, 6f, 10f, 11f, 12f, 13f, 14f, 15f);
+  }
+
+  @Test
   void feedHandsEvaluationsOverWithoutBlockingAndAppliesThemInOrder() throws Exception {
     SeriesStore store = new SeriesStore();
     try (SeriesFeed feed = new SeriesFeed(store)) {
