@@ -17,14 +17,34 @@ final class DailyEnvelope {
   private static final int SLOTS = 48;
   private static final int EMPTY = Integer.MIN_VALUE;
 
-  // Floats and int hour stamps: 576 bytes per tracker; a float's 24-bit precision is plenty for
-  // "did yesterday go this far".
-  private final int[] hour = new int[SLOTS];
-  private final float[] min = new float[SLOTS];
-  private final float[] max = new float[SLOTS];
+  // Floats and int hour stamps, 576 bytes per tracker; a float's 24-bit precision is plenty for
+  // "did yesterday go this far". One array of (hour, min bits, max bits) per slot: recording a
+  // value touches one place in memory rather than three arrays, on every observation.
+  private final int[] slots = new int[3 * SLOTS];
 
   DailyEnvelope() {
-    java.util.Arrays.fill(hour, EMPTY);
+    for (int i = 0; i < slots.length; i += 3) {
+      slots[i] = EMPTY;
+    }
+  }
+
+  private int hourAt(int slot) {
+    return slots[3 * slot];
+  }
+
+  private float minAt(int slot) {
+    return Float.intBitsToFloat(slots[3 * slot + 1]);
+  }
+
+  private float maxAt(int slot) {
+    return Float.intBitsToFloat(slots[3 * slot + 2]);
+  }
+
+  private void set(int slot, int h, float lo, float hi) {
+    int i = 3 * slot;
+    slots[i] = h;
+    slots[i + 1] = Float.floatToRawIntBits(lo);
+    slots[i + 2] = Float.floatToRawIntBits(hi);
   }
 
   /** Remembers a value seen while no anomaly was open. */
@@ -32,13 +52,10 @@ final class DailyEnvelope {
     int h = (int) Math.floorDiv(tsMs, HOUR_MS);
     int slot = Math.floorMod(h, SLOTS);
     float v = (float) value;
-    if (hour[slot] != h) {
-      hour[slot] = h;
-      min[slot] = v;
-      max[slot] = v;
+    if (hourAt(slot) != h) {
+      set(slot, h, v, v);
     } else {
-      min[slot] = Math.min(min[slot], v);
-      max[slot] = Math.max(max[slot], v);
+      set(slot, h, Math.min(minAt(slot), v), Math.max(maxAt(slot), v));
     }
   }
 
@@ -52,9 +69,9 @@ final class DailyEnvelope {
     double reach = side > 0 ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
     for (int h = yesterday - 1; h <= yesterday + 1; h++) {
       int slot = Math.floorMod(h, SLOTS);
-      if (hour[slot] == h) {
+      if (hourAt(slot) == h) {
         seen = true;
-        reach = side > 0 ? Math.max(reach, max[slot]) : Math.min(reach, min[slot]);
+        reach = side > 0 ? Math.max(reach, maxAt(slot)) : Math.min(reach, minAt(slot));
       }
     }
     if (!seen) {
@@ -67,18 +84,18 @@ final class DailyEnvelope {
   static void writeTo(DailyEnvelope e, DataOutput out) throws IOException {
     int used = 0;
     if (e != null) {
-      for (int h : e.hour) {
-        if (h != EMPTY) {
+      for (int i = 0; i < SLOTS; i++) {
+        if (e.hourAt(i) != EMPTY) {
           used++;
         }
       }
     }
     out.writeByte(used);
     for (int i = 0; used > 0 && i < SLOTS; i++) {
-      if (e.hour[i] != EMPTY) {
-        out.writeInt(e.hour[i]);
-        out.writeFloat(e.min[i]);
-        out.writeFloat(e.max[i]);
+      if (e.hourAt(i) != EMPTY) {
+        out.writeInt(e.hourAt(i));
+        out.writeFloat(e.minAt(i));
+        out.writeFloat(e.maxAt(i));
       }
     }
   }
@@ -101,10 +118,7 @@ final class DailyEnvelope {
         throw new IOException("daily envelope snapshot has an invalid range [" + lo + ", " + hi
             + "]");
       }
-      int slot = Math.floorMod(h, SLOTS);
-      e.hour[slot] = h;
-      e.min[slot] = lo;
-      e.max[slot] = hi;
+      e.set(Math.floorMod(h, SLOTS), h, lo, hi);
     }
     return e;
   }
