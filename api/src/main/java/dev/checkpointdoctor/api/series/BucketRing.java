@@ -58,10 +58,13 @@ final class BucketRing {
       int maxBuckets, long retentionMs) {
     int before = size;
     int idx = (int) Math.floorDiv(tsMs, bucketMs);
-    int pos = size == 0 ? -1 : find(idx);
+    // Observations arrive in event-time order per series, so nearly all fall in the newest
+    // bucket or start the next one: look there before searching the ring.
+    int newest = size == 0 ? 0 : index[slot(size - 1)];
+    int pos = size == 0 || idx > newest ? -1 : idx == newest ? size - 1 : find(idx);
     if (pos >= 0) {
       merge(slot(pos), observed, exp, lo, hi, outside);
-    } else if (size == 0 || idx > index[slot(size - 1)]) {
+    } else if (size == 0 || idx > newest) {
       append(idx, observed, exp, lo, hi, outside, maxBuckets);
       // seconds into the bucket (a bucket is at most 10 min): exact enough to draw a step
       firstSecond[slot(size - 1)] = (char) Math.min(Character.MAX_VALUE,
@@ -178,35 +181,34 @@ final class BucketRing {
 
   private int[] reorder(int[] a, int capacity) {
     int[] b = new int[capacity];
-    for (int i = 0; i < size; i++) {
-      b[i] = a[(head + i) % a.length];
-    }
+    unwrap(a, a.length, b);
     return b;
   }
 
   private float[] reorder(float[] a, int capacity) {
     float[] b = new float[capacity];
-    Arrays.fill(b, Float.NaN);
-    for (int i = 0; i < size; i++) {
-      b[i] = a[(head + i) % a.length];
-    }
+    Arrays.fill(b, size, capacity, Float.NaN);
+    unwrap(a, a.length, b);
     return b;
   }
 
   private char[] reorder(char[] a, int capacity) {
     char[] b = new char[capacity];
-    for (int i = 0; i < size; i++) {
-      b[i] = a[(head + i) % a.length];
-    }
+    unwrap(a, a.length, b);
     return b;
   }
 
   private byte[] reorder(byte[] a, int capacity) {
     byte[] b = new byte[capacity];
-    for (int i = 0; i < size; i++) {
-      b[i] = a[(head + i) % a.length];
-    }
+    unwrap(a, a.length, b);
     return b;
+  }
+
+  /** Copies the ring's buckets of {@code from} (of {@code length} slots) oldest first to 0. */
+  private void unwrap(Object from, int length, Object to) {
+    int tail = Math.min(size, length - head); // from head to the end of the array
+    System.arraycopy(from, head, to, 0, tail);
+    System.arraycopy(from, 0, to, tail, size - tail);
   }
 
   private int slot(int logical) {

@@ -2,6 +2,7 @@ package dev.checkpointdoctor.api.series;
 
 import dev.checkpointdoctor.detector.model.Evaluation;
 import dev.checkpointdoctor.detector.model.Signal;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,11 +24,19 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SeriesStore {
   public static final long DEFAULT_MAX_BUCKETS = 2_000_000;
   static final int MIN_BUCKETS_PER_SERIES = 64;
+  private static final int MEMO_SLOTS = 1 << 14;
 
   private final long maxBuckets;
   private final Map<String, Map<Key, SeriesHistory>> jobs = new ConcurrentHashMap<>();
   private final AtomicLong buckets = new AtomicLong();
   private final AtomicLong series = new AtomicLong();
+  /**
+   * The writer's memo of the series it fed, found by the identity of an evaluation's job and
+   * scope strings: the detector hands out the same instances for a series every time, so the
+   * steady state neither builds a key nor hashes and compares one. A miss (another instance of
+   * equal strings, a collision) costs only the map lookup.
+   */
+  private final Remembered[] memo = new Remembered[MEMO_SLOTS];
 
   public SeriesStore() {
     this(DEFAULT_MAX_BUCKETS);
@@ -42,6 +51,20 @@ public final class SeriesStore {
 
   /** Records one judged observation (writer thread only). */
   void add(Evaluation e) {
+    int slot = memoSlot(e);
+    Remembered r = memo[slot];
+    SeriesHistory h;
+    if (r != null && r.job == e.job() && r.scope == e.scope() && r.signal == e.signal()) {
+      h = r.history;
+    } else {
+      h = lookup(e);
+      memo[slot] = new Remembered(e.job(), e.signal(), e.scope(), h);
+    }
+    buckets.addAndGet(h.add(e.timestampMs(), e.observed(), e.expected(), e.lower(), e.upper(),
+        e.outside(), share()));
+  }
+
+  private SeriesHistory lookup(Evaluation e) {
     Map<Key, SeriesHistory> job = jobs.computeIfAbsent(e.job(), j -> new ConcurrentHashMap<>());
     SeriesHistory h = job.get(new Key(e.signal(), e.scope()));
     if (h == null) {
@@ -49,8 +72,13 @@ public final class SeriesStore {
       job.put(new Key(e.signal(), e.scope()), h);
       series.incrementAndGet();
     }
-    buckets.addAndGet(h.add(e.timestampMs(), e.observed(), e.expected(), e.lower(), e.upper(),
-        e.outside(), share()));
+    return h;
+  }
+
+  private static int memoSlot(Evaluation e) {
+    int h = System.identityHashCode(e.job()) * 31 + System.identityHashCode(e.scope());
+    h = h * 31 + e.signal().ordinal();
+    return (h ^ (h >>> 16)) & (MEMO_SLOTS - 1);
   }
 
   /** Trims every series to its share when the store is over the cap (writer thread only). */
@@ -68,6 +96,7 @@ public final class SeriesStore {
 
   /** Forgets series that saw nothing since {@code cutoffMs} (writer thread only). */
   void forgetIdleBefore(long cutoffMs) {
+    Arrays.fill(memo, null); // it may name a history about to be forgotten
     jobs.forEach((name, job) -> {
       job.entrySet().removeIf(en -> {
         if (en.getValue().newestMs() >= cutoffMs) {
@@ -127,4 +156,6 @@ public final class SeriesStore {
   }
 
   private record Key(Signal signal, String scope) {}
+
+  private record Remembered(String job, Signal signal, String scope, SeriesHistory history) {}
 }

@@ -16,6 +16,10 @@ import java.lang.management.MemoryMXBean;
  * (10000,100000,1000000); 1M needs about -Xmx4g. {@code bench.scrapes} (3) sets the scrapes per
  * series: 3 is the young fleet the figures in BENCHMARKS.md have always used; 500 (2 h at 15 s)
  * is the steady state, with full baseline windows, daily envelopes and recent histories.
+ * {@code bench.values}: {@code integral} (default; values a float holds exactly, as counts,
+ * bytes and milliseconds mostly are) or {@code fractional} (rates and averages: every value
+ * needs a double). {@code bench.histogram} (0): after each size, print that many classes of a
+ * class histogram of the live heap (what the bytes per series are made of).
  */
 public final class HeapPerSeries {
   private static final String[] NAMES = {
@@ -36,9 +40,11 @@ public final class HeapPerSeries {
     System.out.println("| tracked series | baselines | heap bytes per tracked series |");
     System.out.println("| ---: | ---: | ---: |");
     int scrapes = Integer.getInteger("bench.scrapes", 3);
+    boolean fractional = "fractional".equals(System.getProperty("bench.values", "integral"));
+    int histogram = Integer.getInteger("bench.histogram", 0);
     for (String n : sizes.split(",")) {
       int series = Integer.parseInt(n.trim());
-      long[] r = measure(series, scrapes);
+      long[] r = measure(series, scrapes, fractional, histogram);
       System.out.printf("| %,d | %,d | %,d |%n", r[0], r[1], r[2]);
     }
   }
@@ -49,6 +55,10 @@ public final class HeapPerSeries {
   }
 
   static long[] measure(int n, int scrapes) {
+    return measure(n, scrapes, false, 0);
+  }
+
+  static long[] measure(int n, int scrapes, boolean fractional, int histogram) {
     long before = usedHeapAfterGc();
     Detector detector = new Detector(SignalCatalog.defaults(), DetectorSettings.defaults());
     long[] ts = new long[1];
@@ -57,6 +67,9 @@ public final class HeapPerSeries {
       ts[0] = 1_796_000_000_000L + round * 15_000L;
       for (int i = 0; i < n; i++) {
         v[0] = 100 + round % 3 * 10 + i % 13; // stationary, so baselines keep learning
+        if (fractional) {
+          v[0] += 0.1 * (i % 7 + 1); // no float holds n + 0.1
+        }
         detector.accept(labels(i), ts, v);
         if (i % 10_000 == 9_999) {
           detector.endBatch();
@@ -67,6 +80,9 @@ public final class HeapPerSeries {
     long after = usedHeapAfterGc();
     long tracked = detector.trackedSeries();
     long perSeries = (after - before) / Math.max(1, tracked);
+    if (histogram > 0) {
+      printHistogram(histogram);
+    }
     java.lang.ref.Reference.reachabilityFence(detector);
     return new long[] {tracked, detector.baselineCount(), perSeries};
   }
@@ -94,6 +110,19 @@ public final class HeapPerSeries {
         "job_id", jobId, "job_name", "orders_" + job, "subtask_index", Integer.toString(subtask),
         "task_attempt_id", attempt, "task_attempt_num", "0", "task_id", taskId, "task_name",
         "task_" + task, "tm_id", "tm_" + job + "_" + (subtask % 8));
+  }
+
+  /** The first classes of a live-heap class histogram (as {@code jcmd PID GC.class_histogram}). */
+  private static void printHistogram(int classes) {
+    try {
+      Object text = ManagementFactory.getPlatformMBeanServer().invoke(
+          new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"),
+          "gcClassHistogram", new Object[] {new String[0]},
+          new String[] {String[].class.getName()});
+      text.toString().lines().limit(classes + 3L).forEach(System.out::println);
+    } catch (javax.management.JMException e) {
+      System.out.println("no class histogram: " + e);
+    }
   }
 
   private static long usedHeapAfterGc() {

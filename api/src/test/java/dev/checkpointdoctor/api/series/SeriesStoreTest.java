@@ -65,6 +65,62 @@ class SeriesStoreTest {
   }
 
   @Test
+  void aForgottenSeriesFedAgainWithTheSameStringsStartsAStoredHistoryOfItsOwn() {
+    // the detector hands out the same job and scope instances for a series every time
+    String job = "orders";
+    String scope = "tm-1";
+    SeriesStore store = new SeriesStore();
+    store.add(eval(job, Signal.GC_TIME, scope, T0, 1));
+    store.forgetIdleBefore(T0 + Duration.ofDays(1).toMillis());
+    assertThat(store.series()).isZero();
+    long later = T0 + Duration.ofDays(2).toMillis();
+    store.add(eval(job, Signal.GC_TIME, scope, later, 5));
+    store.add(eval(job, Signal.GC_TIME, scope, later + MIN, 6));
+    assertThat(store.series()).isEqualTo(1);
+    assertThat(store.buckets()).isEqualTo(3); // two fine buckets, one coarse
+    assertThat(store.newestMs(job, Signal.GC_TIME, scope)).contains(later + MIN);
+  }
+
+  @Test
+  void bucketsOfInterleavedSeriesAndOfALateObservationMergeWhereTheyBelong() {
+    long start = T0 - T0 % MIN;
+    SeriesStore store = new SeriesStore();
+    for (int i = 0; i < 90; i++) {
+      for (int s = 0; s < 3; s++) {
+        store.add(eval("j", Signal.GC_TIME, "tm-" + s, start + i * 20_000L, s * 100 + i));
+      }
+    }
+    // 90 observations 20 s apart: 30 one-minute buckets per series; a late one lands in bucket 3
+    store.add(eval("j", Signal.GC_TIME, "tm-0", start + 3 * MIN + 1_000, -7));
+    Downsampled d = store.query("j", Signal.GC_TIME, "tm-0", start, start + 30 * MIN, 1_000)
+        .orElseThrow();
+    assertThat(d.bucketMs()).isEqualTo(MIN);
+    assertThat(d.points()).hasSize(30);
+    assertThat(d.points().get(3).min()).isEqualTo(-7);
+    assertThat(d.points().get(3).max()).isEqualTo(11);
+    assertThat(d.points().get(29).last()).isEqualTo(89);
+    assertThat(store.query("j", Signal.GC_TIME, "tm-2", start, start + 30 * MIN, 1_000).orElseThrow()
+        .points().get(29).last()).isEqualTo(289);
+  }
+
+  @Test
+  void aRingThatGrowsAfterRetentionMovedItsOldestKeepsItsBucketsInOrder() {
+    BucketRing ring = new BucketRing(1_000);
+    long keepAll = 1_000_000_000L;
+    for (int i = 0; i < 7; i++) {
+      ring.add(i * 1_000L, i, 0, 0, 1, false, 1_000, keepAll);
+    }
+    // bucket 10 fills the first 8 slots; its retention then drops buckets 0-2, so the ring wraps
+    ring.add(10_000L, 10, 0, 0, 1, false, 1_000, 7_000);
+    for (int i = 11; i <= 15; i++) { // 13 fills it again, 14 makes it grow, 15 lands after that
+      ring.add(i * 1_000L, i, 0, 0, 1, false, 1_000, keepAll);
+    }
+    java.util.List<Float> last = new java.util.ArrayList<>();
+    ring.forEach(0, Long.MAX_VALUE, (s, f, mn, mx, l, e, lo, hi, out) -> last.add(l));
+    assertThat(last).containsExactly(3f, 4f, 5f, 6f, 10f, 11f, 12f, 13f, 14f, 15f);
+  }
+
+  @Test
   void feedHandsEvaluationsOverWithoutBlockingAndAppliesThemInOrder() throws Exception {
     SeriesStore store = new SeriesStore();
     try (SeriesFeed feed = new SeriesFeed(store)) {

@@ -74,7 +74,11 @@ public final class RobustBaseline {
   private long timeBase = NO_TIMESTAMP;
   private int[] times;
   private long[] wideTimes; // null while every time fits in times
-  private double[] values;
+  // Values as floats while every one is exactly a float (counts, bytes and milliseconds below
+  // 2^24, and most small integers, are): half the bytes, and the very same doubles read back.
+  // The first value a float cannot hold exactly makes them doubles for good (wideValues).
+  private float[] values;
+  private double[] wideValues; // null while every value fits in values
   // ring slots ordered by value (ascending); short is enough for MAX_WINDOW
   private short[] order;
   // prefix[k]: summed relative weights of order[0..k]; see the class comment
@@ -84,6 +88,8 @@ public final class RobustBaseline {
   private double lastMad; // where the next MAD search starts; any value gives the same MAD
   private int head; // slot of the next write
   private int count; // filled slots
+  // window values that are -0.0: a window of zeros is one value only when none or all are
+  private int negativeZeros;
   private int observations; // ever learned, saturating
   private long firstTs = NO_TIMESTAMP;
   private long lastTs = NO_TIMESTAMP;
@@ -104,7 +110,7 @@ public final class RobustBaseline {
     this.windowSize = settings.windowSize();
     int initial = Math.min(INITIAL_CAPACITY, windowSize);
     this.times = new int[initial];
-    this.values = new double[initial];
+    this.values = new float[initial];
     this.order = new short[initial];
     this.prefix = new double[initial];
   }
@@ -150,10 +156,11 @@ public final class RobustBaseline {
     int n = count;
     if (n == windowSize) {
       // the slot about to be overwritten holds the oldest observation: drop it from the order
-      int at = 0;
-      while (order[at] != slot) {
-        at++;
+      double oldest = valueAt(slot);
+      if (isNegativeZero(oldest)) {
+        negativeZeros--;
       }
+      int at = oldestPosition(oldest, slot, n);
       System.arraycopy(order, at + 1, order, at, n - 1 - at);
       if (updatePrefix) {
         double gone = relativeWeight(timeAt(slot));
@@ -163,25 +170,32 @@ public final class RobustBaseline {
         }
       }
       n--;
-    } else if (n == values.length) {
+    } else if (n == order.length) {
       int grown = Math.min(windowSize, n * 2);
       if (wideTimes == null) {
         times = Arrays.copyOf(times, grown);
       } else {
         wideTimes = Arrays.copyOf(wideTimes, grown);
       }
-      values = Arrays.copyOf(values, grown);
+      if (wideValues == null) {
+        values = Arrays.copyOf(values, grown);
+      } else {
+        wideValues = Arrays.copyOf(wideValues, grown);
+      }
       order = Arrays.copyOf(order, grown);
       prefix = Arrays.copyOf(prefix, grown);
     }
     setTime(slot, tsMs, n);
-    values[slot] = value;
+    setValue(slot, value);
+    if (isNegativeZero(value)) {
+      negativeZeros++;
+    }
     // after every equal value, so equal values keep their arrival order
     int lo = 0;
     int hi = n;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (values[order[mid]] <= value) {
+      if (valueAt(order[mid]) <= value) {
         lo = mid + 1;
       } else {
         hi = mid;
@@ -201,6 +215,58 @@ public final class RobustBaseline {
     if (count < windowSize) {
       count++;
     }
+  }
+
+  /**
+   * Where the window's oldest observation, {@code value} in {@code slot}, sits in the value
+   * order. Equal values keep their arrival order, so the oldest is the first of its equals: a
+   * binary search finds it instead of a scan of the order.
+   */
+  private int oldestPosition(double value, int slot, int n) {
+    int lo = 0;
+    int hi = n;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (valueAt(order[mid]) < value) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    if (lo < n && order[lo] == slot) {
+      return lo;
+    }
+    int at = 0; // not reached while the order keeps equal values in arrival order
+    while (order[at] != slot) {
+      at++;
+    }
+    return at;
+  }
+
+  private double valueAt(int slot) {
+    return wideValues != null ? wideValues[slot] : values[slot];
+  }
+
+  private void setValue(int slot, double value) {
+    if (wideValues == null) {
+      float narrow = (float) value;
+      if (Double.doubleToRawLongBits(narrow) == Double.doubleToRawLongBits(value)) {
+        values[slot] = narrow;
+        return;
+      }
+      double[] wide = new double[values.length];
+      for (int i = 0; i < wide.length; i++) {
+        wide[i] = values[i];
+      }
+      wideValues = wide;
+      values = null;
+    }
+    wideValues[slot] = value;
+  }
+
+  /** Whether this baseline's values took more than floats. For tests. */
+  boolean keepsDoubleValues() {
+    return wideValues != null;
   }
 
   /** Whether this baseline's window spanned too much for int times. For tests. */
@@ -333,8 +399,9 @@ public final class RobustBaseline {
     if (n == 0) {
       return Band.EMPTY;
     }
-    double only = values[order[0]];
-    if (only == values[order[n - 1]] && (only != 0 || sameBits(n, only))) {
+    double only = valueAt(order[0]);
+    if (only == valueAt(order[n - 1])
+        && (only != 0 || negativeZeros == 0 || negativeZeros == n)) {
       // One value fills the window (a gauge at 0, a counter that does not move): it is the
       // weighted median whatever the weights, and every deviation is 0.
       return band(only, 0.0);
@@ -342,15 +409,9 @@ public final class RobustBaseline {
     return weightedBand();
   }
 
-  /** True when the first n slots hold this very double; -0.0 and 0.0 compare equal but differ. */
-  private boolean sameBits(int n, double value) {
-    long bits = Double.doubleToRawLongBits(value);
-    for (int i = 0; i < n; i++) {
-      if (Double.doubleToRawLongBits(values[i]) != bits) {
-        return false;
-      }
-    }
-    return true;
+  /** -0.0 and 0.0 compare equal but differ, so a window of both is not one value. */
+  private static boolean isNegativeZero(double value) {
+    return Double.doubleToRawLongBits(value) == Long.MIN_VALUE;
   }
 
   /** The band through the weights, without the shortcut for a window of one value. */
@@ -372,9 +433,9 @@ public final class RobustBaseline {
         lo = mid + 1;
       }
     }
-    double median = values[order[lo]];
+    double median = valueAt(order[lo]);
     int below = lo;
-    while (below + 1 < n && values[order[below + 1]] <= median) {
+    while (below + 1 < n && valueAt(order[below + 1]) <= median) {
       below++;
     }
     double mad = weightedMad(median, below, half);
@@ -431,7 +492,7 @@ public final class RobustBaseline {
   }
 
   private double deviation(int position, double median) {
-    return Math.abs(values[order[position]] - median);
+    return Math.abs(valueAt(order[position]) - median);
   }
 
   /** Weight of positions [from, to]; 0 for an empty run. */
@@ -597,7 +658,7 @@ public final class RobustBaseline {
     for (int i = 0; i < count; i++) {
       int slot = (start + i) % windowSize;
       out.writeLong(timeAt(slot));
-      out.writeDouble(values[slot]);
+      out.writeDouble(valueAt(slot));
     }
   }
 

@@ -18,6 +18,8 @@ public final class Labels {
   // last, so a decoder that hands out the same instance again saves the lookup by contents. Read
   // and written without synchronisation by whoever owns what it points to; see #memo().
   private Object memo;
+  // Likewise the route a ShardRouter found for this label set (0: none); see #routeMemo().
+  private int routeMemo;
 
   private Labels(String[] names, String[] values) {
     this.names = names;
@@ -103,6 +105,18 @@ public final class Labels {
 
   public void memo(Object memo) {
     this.memo = memo;
+  }
+
+  /**
+   * What the last {@link #routeMemo(int)} left, 0 for nothing: a router's own encoding of the
+   * shard it picked, which it must recognise as its own. An int, written and read whole.
+   */
+  public int routeMemo() {
+    return routeMemo;
+  }
+
+  public void routeMemo(int routeMemo) {
+    this.routeMemo = routeMemo;
   }
 
   /** The value of {@code name}, or null when absent. */

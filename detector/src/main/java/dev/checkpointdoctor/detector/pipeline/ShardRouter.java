@@ -16,8 +16,14 @@ public final class ShardRouter {
   /** Route of a series every shard receives. */
   public static final int BROADCAST = -1;
 
+  /** Router ids for the label sets' route memo; past 0xFFFF routers route without it. */
+  private static final java.util.concurrent.atomic.AtomicInteger IDS =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   private final int shards;
   private final JobIdentity identity;
+  /** In the high half of a memo this router wrote; 0 when it writes none. */
+  private final int memoId;
 
   public ShardRouter(int shards) {
     this(shards, JobIdentity.jobNameOnly());
@@ -29,6 +35,8 @@ public final class ShardRouter {
     }
     this.shards = shards;
     this.identity = identity;
+    int id = IDS.incrementAndGet();
+    this.memoId = id > 0 && id <= 0xFFFF ? id : 0;
   }
 
   public int shards() {
@@ -60,7 +68,17 @@ public final class ShardRouter {
     if (shards == 1) {
       return 0;
     }
+    // The decoders hand out one label set instance per series: remember its route there rather
+    // than find the job key among the labels and hash it on every request.
+    int memo = labels.routeMemo();
+    if (memoId != 0 && memo >>> 16 == memoId) {
+      return (memo & 0xFFFF) - 1;
+    }
     String job = jobKey(labels);
-    return job == null ? BROADCAST : shardOf(job);
+    int route = job == null ? BROADCAST : shardOf(job);
+    if (memoId != 0 && route < 0xFFFE) {
+      labels.routeMemo(memoId << 16 | (route + 1));
+    }
+    return route;
   }
 }

@@ -130,6 +130,39 @@ class RobustBaselineIncrementalTest {
   }
 
   @Test
+  void valuesKeptAsFloatsUntilOneIsNotAFloatGiveTheBandsOfDoubles() throws IOException {
+    // integral values (floats hold them exactly) through growth and wrap-around of the ring,
+    // then values only a double holds, which widen the window mid-stream
+    for (int window : new int[] {5, 17, 120}) {
+      DetectorSettings s = RobustBaselineTest.settings(3, window, Duration.ofMinutes(20));
+      RobustBaseline b = new RobustBaseline(Signal.CHECKPOINT_DURATION, s);
+      Deque<long[]> reference = new ArrayDeque<>();
+      Random r = new Random(window);
+      long ts = T0;
+      int widenAt = 2 * window + 3;
+      for (int i = 0; i < 3 * window + 20; i++) {
+        ts += 15_000;
+        double v = i < widenAt ? (i % 3 == 0 ? -0.0 : 16_777_216 - r.nextInt(5))
+            : r.nextInt(4) + 0.1;
+        b.learn(ts, v);
+        reference.addLast(new long[] {ts, Double.doubleToLongBits(v), i});
+        if (reference.size() > window) {
+          reference.removeFirst();
+        }
+        assertThat(b.keepsDoubleValues()).as("window %d step %d", window, i)
+            .isEqualTo(i >= widenAt);
+        assertThat(b.band()).as("window %d step %d", window, i).isEqualTo(
+            fromScratch(reference, ts, s, Signal.CHECKPOINT_DURATION.absoluteFloor()));
+        if (i % 11 == 4) {
+          b = roundTrip(b, s);
+          assertThat(b.band()).isEqualTo(
+              fromScratch(reference, ts, s, Signal.CHECKPOINT_DURATION.absoluteFloor()));
+        }
+      }
+    }
+  }
+
+  @Test
   void aLongRunningBaselineMovesItsTimeBaseInsteadOfKeepingLongs() {
     DetectorSettings s = RobustBaselineTest.settings(3, 8, Duration.ofDays(3));
     RobustBaseline b = new RobustBaseline(Signal.CHECKPOINT_DURATION, s);
