@@ -552,6 +552,7 @@ public final class RobustBaseline {
   void forget() {
     head = 0;
     count = 0;
+    negativeZeros = 0;
     observations = 0;
     firstTs = NO_TIMESTAMP;
     lastTs = NO_TIMESTAMP;
@@ -559,7 +560,7 @@ public final class RobustBaseline {
     timeBase = NO_TIMESTAMP;
     if (wideTimes != null) {
       wideTimes = null;
-      times = new int[values.length];
+      times = new int[wideValues != null ? wideValues.length : values.length];
     }
     sinceRebuild = 0;
     lastMad = 0;
@@ -582,7 +583,7 @@ public final class RobustBaseline {
       long t = timeAt(slot);
       if (t >= tsMs) {
         keptTimes[kept] = t;
-        keptValues[kept++] = values[slot];
+        keptValues[kept++] = valueAt(slot);
       }
     }
     forget();

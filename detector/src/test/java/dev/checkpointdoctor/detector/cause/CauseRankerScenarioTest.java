@@ -255,6 +255,26 @@ class CauseRankerScenarioTest {
   }
 
   /**
+   * Behind a bottleneck, barriers reach the back-pressured subtasks unevenly: one of them waits
+   * far longer than its peers. It waits on its outputs, it does not hold a hot key.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {12, 13})
+  void aLaggingSubtaskThatIsBackPressuredItselfIsNotAHotKey(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.run(NORMAL_MIN, 10, (x, f) -> {
+      sinkBottleneck().apply(x, f);
+      for (int i = 0; i < x.parallelism; i++) {
+        x.startDelayMs[1][i] = i == 0 ? 30_000 * x.jitter() : 300 * x.jitter();
+      }
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("backpressure");
+    assertThat(evidenceOf(d, Cause.DATA_SKEW)).as(describe(d))
+        .anyMatch(t -> t.startsWith("But task window subtask 0 is back-pressured itself"));
+  }
+
+  /**
    * Four minutes into a back-pressure fault the rules must already read it: their "recent" slice
    * starts near the onset instead of reaching 10 minutes back into healthy data.
    */
