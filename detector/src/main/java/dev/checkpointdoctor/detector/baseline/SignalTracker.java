@@ -132,6 +132,9 @@ public final class SignalTracker {
   // The new deployment this scope learns afresh from: values from before it, delivered after it
   // was known, belong to the old deployment and are neither judged nor learned.
   private long deployedAtMs = NO_RUN;
+  // The newest checkpoint completion the job reported: before the first one after a start, a
+  // value in band says nothing about the start-up being over (no checkpoint was even tried).
+  private long lastCompletionMs = NO_RUN;
   // Consecutive accepted observations that each rose (> 0) or fell (< 0) from the one before.
   private int trendRun;
   private long youthMs = YOUTH_MS;
@@ -256,7 +259,9 @@ public final class SignalTracker {
   /**
    * Whether an observation belongs to the job's start-up ({@link #jobStarted}): out of the band
    * of a ready baseline before {@code settleLimitMs}, and nothing of this scope was back in band
-   * since the start.
+   * since the start's first completed checkpoint ({@link #checkpointCompleted}): no failure
+   * before the first checkpoint is tried is not the end of a start-up whose first checkpoints
+   * are declined.
    */
   private boolean settling(long tsMs, double value, Band band) {
     if (tsMs >= settleLimitMs || !baseline.ready()) {
@@ -265,7 +270,9 @@ public final class SignalTracker {
     if (value > band.upper() || value < band.lower()) {
       return true;
     }
-    settleLimitMs = NO_RUN;
+    if (lastCompletionMs >= lastStartMs) {
+      settleLimitMs = NO_RUN;
+    }
     return false;
   }
 
@@ -398,6 +405,11 @@ public final class SignalTracker {
     return diff == 0 ? 0 : Math.copySign(Double.POSITIVE_INFINITY, diff);
   }
 
+  /** The job completed a checkpoint at {@code tsMs} (event time). */
+  public void checkpointCompleted(long tsMs) {
+    lastCompletionMs = Math.max(lastCompletionMs, tsMs);
+  }
+
   /**
    * The job (re)started at {@code tsMs}: a failover restart of the same job_id, or a new
    * deployment ({@code deployed}: a resubmission under a new job_id, perhaps with another
@@ -495,6 +507,7 @@ public final class SignalTracker {
     out.writeLong(lastStartMs);
     out.writeLong(settleLimitMs);
     out.writeLong(deployedAtMs);
+    out.writeLong(lastCompletionMs);
     out.writeInt(trendRun);
     opening.writeTo(out);
     SeasonalEnvelope.writeTo(seasons, out);
@@ -537,6 +550,7 @@ public final class SignalTracker {
     long lastStartMs = NO_RUN;
     long settleLimitMs = NO_RUN;
     long deployedAtMs = NO_RUN;
+    long lastCompletionMs = NO_RUN;
     int trendRun = 0;
     SeasonalEnvelope seasons;
     RegimeWindow regime = null;
@@ -548,6 +562,7 @@ public final class SignalTracker {
       lastStartMs = in.readLong();
       settleLimitMs = in.readLong();
       deployedAtMs = in.readLong();
+      lastCompletionMs = in.readLong();
       trendRun = in.readInt();
       opening = OpeningRule.readFrom(in);
       seasons = SeasonalEnvelope.readFrom(in);
@@ -608,6 +623,7 @@ public final class SignalTracker {
     t.lastStartMs = lastStartMs;
     t.settleLimitMs = settleLimitMs;
     t.deployedAtMs = deployedAtMs;
+    t.lastCompletionMs = lastCompletionMs;
     t.trendRun = trendRun;
     t.regime = open && regime == null ? newRegime(settings) : regime;
     return t;

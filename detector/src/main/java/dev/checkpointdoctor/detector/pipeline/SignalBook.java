@@ -107,6 +107,11 @@ final class SignalBook {
     if (o.join() != null) {
       entry.join = o.join();
     }
+    if (o.signal() == Signal.CHECKPOINT_DURATION && "job".equals(o.scope())) {
+      for (Entry e : job.entries.values()) {
+        e.tracker.checkpointCompleted(o.timestampMs());
+      }
+    }
     if (o.signal() == Signal.RESTARTS && o.value() > 0) {
       boolean deployed = Signal.START_SCOPE.equals(o.scope());
       if (deployed) {

@@ -99,9 +99,27 @@ class JobStartTest {
     });
     assertThat(t.band()).isEqualTo(before);
     assertThat(t.view().observations()).isEqualTo(40);
-    // back in band ends the start-up: the same values now open at once
+    // back in band once checkpoints complete ends the start-up: the same values now open
+    t.checkpointCompleted(ts(45));
     feedNormal(t, 45, 47);
     assertThat(opened(feed(t, 47, 52, 5000))).isTrue();
+  }
+
+  @Test
+  void checkpointsDeclinedAtStartAreStartUpThoughNoneFailedBeforeTheFirstWasTried() {
+    SignalTracker t = new SignalTracker(Signal.CHECKPOINT_FAILURES, DEFAULTS);
+    feed(t, 0, 40, 0);
+    t.checkpointCompleted(ts(39));
+    t.jobStarted(ts(40), true);
+    // tasks deploy: no checkpoint tried, no failure; then the first two are declined and stay
+    // in the failure count for a while; then checkpoints complete and the count drains
+    List<Step> startUp = feed(t, 40, 43, 0);
+    startUp.addAll(feed(t, 43, 70, 2));
+    t.checkpointCompleted(ts(70));
+    startUp.addAll(feed(t, 70, 75, 0));
+    assertThat(opened(startUp)).isFalse();
+    // the start-up is over: failures now are trouble
+    assertThat(opened(feed(t, 75, 80, 2))).isTrue();
   }
 
   @Test
@@ -120,6 +138,7 @@ class JobStartTest {
     SignalTracker t = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
     feedNormal(t, 0, 40);
     t.jobStarted(ts(40), false);
+    t.checkpointCompleted(ts(40));
     feedNormal(t, 40, 42); // back in band: the first start-up is over
     t.jobStarted(ts(50), false); // restarted again ten minutes later
     assertThat(opened(feed(t, 50, 55, 5000))).isTrue();
@@ -143,6 +162,7 @@ class JobStartTest {
     SignalTracker t = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
     feedNormal(t, 0, 40);
     t.jobStarted(ts(40), false);
+    t.checkpointCompleted(ts(40)); // kept in the snapshot: the next value in band ends it
     t.observe(ts(40), 5000);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     t.writeTo(new DataOutputStream(bytes));
