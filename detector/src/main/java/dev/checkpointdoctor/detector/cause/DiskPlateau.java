@@ -67,12 +67,13 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
         }
       }
     }
-    if (best == null) {
-      for (SeriesHistory h : TotalIopsHistory.of(job)) {
-        DiskPlateau p = of(job, h);
-        if (p != null && (best == null || p.rank() > best.rank())) {
-          best = p;
-        }
+    // A volume limited in IOPS caps reads plus writes, not each: the total may be flat on the
+    // throttled disk while another disk shows a calm per-signal rate (less demand); the busiest
+    // wins either way.
+    for (SeriesHistory h : TotalIopsHistory.of(job)) {
+      DiskPlateau p = of(job, h);
+      if (p != null && (best == null || p.rank() > best.rank())) {
+        best = p;
       }
     }
     return best;

@@ -381,6 +381,9 @@ final class ScenarioSimulator {
     runAlign = new double[TASKS.length][p];
     double barrierMs = 0;
     double backlogMs = (1 - theta) * 90_000 * s;
+    // the previous checkpoint still occupies every task alike (one delay per checkpoint)
+    double backToBackMs = physics != null && is(Fault.CHECKPOINT_INTERVAL_TOO_SHORT) && restarted
+        ? physics.backToBackDelayMs() : 0;
     for (int i = 0; i < p; i++) {
       boolean slowPath = !spec.unaligned()
           && (sinkBottleneck || !is(Fault.DATA_SKEW) || i == hotSubtask);
@@ -388,9 +391,7 @@ final class ScenarioSimulator {
       if (spec.unaligned()) {
         keyedDelay += (1 - theta) * 400; // unaligned barriers overtake the buffers
       }
-      if (physics != null && is(Fault.CHECKPOINT_INTERVAL_TOO_SHORT) && restarted) {
-        keyedDelay += physics.backToBackDelayMs();
-      }
+      keyedDelay += backToBackMs * uniform(0.9, 1.1);
       runDelay[KEYED][i] = Math.rint(keyedDelay);
       runAlign[KEYED][i] = spec.unaligned() ? 0
           : Math.rint(uniform(0, 3) + (1 - theta) * 20_000 * uniform(0.2, 1.0) * s);
