@@ -53,16 +53,17 @@ final class CheckpointStorageSlowRule implements CauseRule {
     }
     double failures = job.failuresNow();
     double failuresBefore = Stats.max(job.earlier(job.jobSeries(Signal.CHECKPOINT_FAILURES)));
-    if (failures > 0 && !(failures <= failuresBefore) && expiring(job)) {
+    if (failures > 0 && !(failures <= failuresBefore)) {
       f.support(0.2, Signal.CHECKPOINT_FAILURES, "job", failures,
           Double.isNaN(failuresBefore) ? 0 : failuresBefore, Evidence.HIGHER, Double.NaN,
           String.format("%s checkpoints failed in the last %d min (expired before completing).%s",
               Fmt.num(failures), job.settings().failureWindow().toMinutes(), LEASE_NOTE));
     }
-    slower(job, f);
     if (f.confidence() < 0.2) {
       return f; // checkpoints in progress alone are not a stuck upload
     }
+    // slower completed checkpoints strengthen the store's own signs, and alone are no cause
+    slower(job, f);
     boolean late = lateBarrier(job, f, cadence);
     JobEvidence.Peak bp = job.highestLatest(Signal.BACKPRESSURE, "task:");
     boolean pressedNow = bp != null && bp.value() >= BackpressureRule.PRESSED_MS_PER_S;
@@ -81,6 +82,15 @@ final class CheckpointStorageSlowRule implements CauseRule {
           LATE_BARRIER_MS, Evidence.AT_LEAST, Double.NaN, Double.NaN, -1,
           "But the barrier took " + Fmt.ms(l.value()) + " to reach " + l.scope()
               + ": the time goes before the upload starts."));
+    }
+    JobEvidence.Peak busy = job.highestLatest(Signal.BUSY, "task:");
+    if (!pressedNow && busy != null && busy.value() >= SATURATED_TASK_MS_PER_S
+        && busy.before() < BackpressureRule.PRESSED_MS_PER_S) {
+      // a task turned saturated: its upstream's back-pressure follows within a scrape or two
+      f.against(0.4, new Evidence(Signal.BUSY.id(), busy.scope(), busy.value(),
+          busy.before(), Evidence.HIGHER, Double.NaN, Double.NaN, -1,
+          "But " + busy.scope() + " is busy " + Fmt.num(busy.value()) + " ms/s now (was "
+              + Fmt.num(busy.before()) + "): a bottleneck on the data path."));
     }
     if (pressedNow) {
       // a fresh back-pressure has not moved the recent medians yet: what the tasks report now
@@ -129,6 +139,9 @@ final class CheckpointStorageSlowRule implements CauseRule {
     }
     return job.recentWindow(age).max() >= OVERDUE * normal;
   }
+
+  /** A task busy this much is saturated: the job's throughput is its throughput. */
+  static final double SATURATED_TASK_MS_PER_S = 900;
 
   /** Checkpoints this many times their earlier median duration are slow for the job. */
   static final double SLOWER = 2;

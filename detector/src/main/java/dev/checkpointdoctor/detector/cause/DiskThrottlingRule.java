@@ -126,6 +126,13 @@ final class DiskThrottlingRule implements CauseRule {
           IDLE_UTILIZATION, Evidence.LOWER, Double.NaN, Double.NaN, -1,
           "But the disk is busy only " + Fmt.pct(p.utilization())
               + " of the time: the lower rate looks like less demand, not a ceiling."));
+    } else if (p != null && p.utilization() < SATURATED) {
+      // a volume at its ceiling has requests queued all the time; a calm rate on a disk busy
+      // part of the time is a job asking for a steady amount
+      f.against(0.3, new Evidence(Signal.DISK_UTILIZATION.id(), p.scope(), p.utilization(),
+          SATURATED, Evidence.LOWER, Double.NaN, Double.NaN, -1,
+          "But the disk is busy only " + Fmt.pct(p.utilization()) + " of the time: a volume "
+              + "at its ceiling keeps requests queued all the time."));
     }
     return f;
   }
