@@ -170,7 +170,7 @@ class CauseRankerScenarioTest {
     assertThat(d.confidence()).isBetween(0.6, 1.0);
     assertThat(sentences(d)).as(describe(d)).containsPattern("level-0 files at operator:window/")
         .contains("RocksDB slows writes at 20");
-    assertThat(confidenceOf(d, Cause.DISK_THROTTLING)).isLessThan(0.35);
+    assertThat(confidenceOf(d, Cause.DISK_THROTTLING)).as(describe(d)).isLessThan(0.35);
   }
 
   @ParameterizedTest
