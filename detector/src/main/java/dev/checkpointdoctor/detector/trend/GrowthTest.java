@@ -117,7 +117,7 @@ public final class GrowthTest {
     if (profile != null) {
       adjustment = GrowthReading.Adjustment.DAILY_CYCLE;
     } else {
-      double load = LoadTrend.logRatePerHour(recordsIn, first, last);
+      double load = loadExplains(LoadTrend.fit(recordsIn, first, last, nowMs, CONFIDENCE));
       if (load > 0) {
         for (int i = 0; i < k; i++) {
           y[i] -= load * x[i];
@@ -133,6 +133,24 @@ public final class GrowthTest {
     double f = factor(signal);
     return reading(signal, GrowthReading.Window.RECENT, first, last, x, v, k, log, adjustment,
         step, f * RECENT_RATE, f * RECENT_LOWER);
+  }
+
+  /**
+   * How much of a young job's growth its input rate may explain, in logs per hour. How closely a
+   * signal follows the load (its elasticity) cannot be told from a window in which the load only
+   * rose: so while the input rate clearly rises (the lower bound of its slope above 0), the
+   * signal's growth counts only beyond the fastest rise the rate's interval allows, as if the
+   * signal followed the load in full. While the rate is flat or falls, its slope itself is taken
+   * out when it is positive: a steady job's state growth must not be lost to the rate's noise.
+   */
+  static double loadExplains(SenSlope.Fit load) {
+    if (load == null) {
+      return 0;
+    }
+    if (load.lower() > 0 && Double.isFinite(load.upper())) {
+      return load.upper();
+    }
+    return Math.max(0, load.slope());
   }
 
   /**

@@ -5,54 +5,82 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * How the job's input rate changed over a window, for the trend test of a job too young to know
- * its daily cycle: checkpoints that grow because the evening peak is coming are not state growth.
- * Per scope of records-in, the change from the median of the window's first
- * {@value #EDGE_MINUTES} minutes to that of its last ones; the job's is the median over scopes.
+ * How the job's input rate moved over a window, with a confidence interval, for the trend test of
+ * a job too young to know its daily cycle: checkpoints that grow because the evening peak is
+ * coming are not state growth. Every scope of records-in is taken relative to its own median over
+ * the window (in logs), the scopes are pooled into {@value #BIN_MINUTES}-minute bins (the median
+ * of each bin), and a Theil–Sen line goes through the bins, its interval widened for the input
+ * rate's wander ({@link SlowNoise}). Bins rather than raw points: a job has many scopes, and a
+ * bin's median is robust to one subtask's hiccup; comparing the medians of the window's two ends
+ * instead, as first written, moved by several percent an hour from one reading to the next.
  */
 public final class LoadTrend {
-  static final int EDGE_MINUTES = 20;
-  private static final long EDGE_MS = EDGE_MINUTES * 60_000L;
+  static final int BIN_MINUTES = 5;
+  private static final long BIN_MS = BIN_MINUTES * 60_000L;
+  /** Bins with points needed for a line: 40 minutes of them. */
+  static final int MIN_BINS = 8;
+  private static final int MIN_SCOPE_POINTS = 6;
 
   private LoadTrend() {}
 
   /**
-   * @return the input rate's change per hour, in logs (0.1 = about 10 % an hour), or NaN when no
-   *     scope has enough points at both ends
+   * @return the input rate's line over {@code [fromMs, toMs]}, in logs per hour (slope 0.1 = about
+   *     10 % an hour) against hours before {@code nowMs}, or null when the scopes have too few
+   *     points
    */
-  public static double logRatePerHour(List<SeriesHistory> recordsIn, long fromMs, long toMs) {
-    if (recordsIn == null || recordsIn.isEmpty() || toMs - fromMs < 3 * EDGE_MS) {
-      return Double.NaN;
+  public static SenSlope.Fit fit(List<SeriesHistory> recordsIn, long fromMs, long toMs,
+      long nowMs, double confidence) {
+    if (recordsIn == null || recordsIn.isEmpty() || toMs <= fromMs) {
+      return null;
     }
-    double[] rates = new double[recordsIn.size()];
-    int k = 0;
-    double hours = (toMs - fromMs - EDGE_MS) / 3_600_000.0;
+    int bins = (int) ((toMs - fromMs) / BIN_MS) + 1;
+    double[][] pooled = new double[bins][];
+    int[] filled = new int[bins];
     for (SeriesHistory h : recordsIn) {
-      double start = median(h, fromMs, fromMs + EDGE_MS);
-      double end = median(h, toMs - EDGE_MS, toMs + 1);
-      if (start > 0 && end > 0) {
-        rates[k++] = Math.log(end / start) / hours;
+      double[] logs = new double[h.size()];
+      int[] bin = new int[h.size()];
+      int n = 0;
+      for (int i = 0; i < h.size(); i++) {
+        long t = h.timeMs(i);
+        double v = h.value(i);
+        if (t >= fromMs && t <= toMs && v > 0 && Double.isFinite(v)) {
+          logs[n] = Math.log(v);
+          bin[n] = (int) ((t - fromMs) / BIN_MS);
+          n++;
+        }
+      }
+      if (n < MIN_SCOPE_POINTS) {
+        continue;
+      }
+      double level = median(Arrays.copyOf(logs, n), n);
+      for (int i = 0; i < n; i++) {
+        int b = bin[i];
+        if (pooled[b] == null) {
+          pooled[b] = new double[4];
+        } else if (filled[b] == pooled[b].length) {
+          pooled[b] = Arrays.copyOf(pooled[b], filled[b] * 2);
+        }
+        pooled[b][filled[b]++] = logs[i] - level;
       }
     }
-    if (k == 0) {
-      return Double.NaN;
+    double[] x = new double[bins];
+    double[] y = new double[bins];
+    int k = 0;
+    for (int b = 0; b < bins; b++) {
+      if (filled[b] > 0) {
+        x[k] = (fromMs + b * BIN_MS + BIN_MS / 2.0 - nowMs) / HourlyHistory.HOUR_MS;
+        y[k] = median(pooled[b], filled[b]);
+        k++;
+      }
     }
-    Arrays.sort(rates, 0, k);
-    return k % 2 == 1 ? rates[k / 2] : (rates[k / 2 - 1] + rates[k / 2]) / 2;
+    if (k < MIN_BINS) {
+      return null;
+    }
+    SenSlope.Fit line = SenSlope.fit(x, y, k, confidence);
+    return line.widened(SlowNoise.inflation(x, y, k, line));
   }
 
-  private static double median(SeriesHistory h, long fromMs, long toMs) {
-    double[] v = new double[h.size()];
-    int n = 0;
-    for (int i = 0; i < h.size(); i++) {
-      long t = h.timeMs(i);
-      if (t >= fromMs && t < toMs && Double.isFinite(h.value(i))) {
-        v[n++] = h.value(i);
-      }
-    }
-    if (n < 3) {
-      return Double.NaN;
-    }
+  private static double median(double[] v, int n) {
     Arrays.sort(v, 0, n);
     return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   }
