@@ -405,6 +405,21 @@ public final class SignalTracker {
     return diff == 0 ? 0 : Math.copySign(Double.POSITIVE_INFINITY, diff);
   }
 
+  /**
+   * Whether one of the last seven days already reached {@code value} within an hour of this time
+   * of day (give or take the slack the seasons allow an out-of-band value): a level the job's own
+   * daily cycle explains, so a rise to it is no growth.
+   */
+  public boolean seasonReached(long tsMs, double value) {
+    Band own = baseline.band();
+    if (seasons == null || !own.defined()) {
+      return false;
+    }
+    double slack = Math.max(0.5 * settings.relativeFloor() * Math.abs(value),
+        0.25 * own.halfWidth());
+    return seasons.explains(tsMs, value, 1, slack);
+  }
+
   /** The job completed a checkpoint at {@code tsMs} (event time). */
   public void checkpointCompleted(long tsMs) {
     lastCompletionMs = Math.max(lastCompletionMs, tsMs);

@@ -187,7 +187,8 @@ final class SignalBook {
     boolean mayOpen = entry.key.signal != Signal.CHECKPOINT_SIZE
         || !job.entries.containsKey(new Key(Signal.CHECKPOINT_FULL_SIZE, "job"));
     TrendWatch.Transition t = w.observe(entry.history, entry.hourly, nowMs, mayOpen,
-        () -> job.histories(Signal.RECORDS_IN));
+        () -> job.histories(Signal.RECORDS_IN), job.lastStartMs,
+        entry.tracker::seasonReached);
     if (t == TrendWatch.Transition.NONE) {
       return;
     }

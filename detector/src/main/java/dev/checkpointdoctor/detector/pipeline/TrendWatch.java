@@ -34,6 +34,11 @@ final class TrendWatch {
 
   enum Transition { NONE, OPENED, RESOLVED, UPDATED }
 
+  /** Whether the signal's own seasons already reached a value at a time of day. */
+  interface SeasonCheck {
+    boolean reached(long tsMs, double value);
+  }
+
   private final Signal signal;
   private long lastEvaluatedMs = Long.MIN_VALUE;
   private int growingRun;
@@ -59,15 +64,23 @@ final class TrendWatch {
    *
    * @param mayOpen whether a growing reading may open an anomaly (the checkpointed size defers
    *     to the full size when the job reports both)
+   * @param deployedAtMs the job's last deployment: growth is read within one deployment, never
+   *     across the level change a redeploy may bring
+   * @param seasonReached whether the last days already reached a value at this time of day
    */
   Transition observe(SeriesHistory raw, HourlyHistory hourly, long nowMs, boolean mayOpen,
-      Supplier<List<SeriesHistory>> recordsIn) {
+      Supplier<List<SeriesHistory>> recordsIn, long deployedAtMs,
+      SeasonCheck seasonReached) {
     if (lastEvaluatedMs != Long.MIN_VALUE && nowMs - lastEvaluatedMs < EVERY_MS) {
       return Transition.NONE;
     }
     lastEvaluatedMs = nowMs;
     reading = GrowthTest.evaluate(signal, raw, hourly, nowMs, recordsIn.get());
-    boolean growing = reading != null && reading.growing() && mayOpen;
+    // growth leaves what the job did before: a reading across a redeploy measures the
+    // redeploy, and a level the last days reached at this hour is the daily cycle
+    boolean growing = reading != null && reading.growing() && mayOpen
+        && reading.fromMs() >= deployedAtMs
+        && !seasonReached.reached(nowMs, reading.toValue());
     growingRun = growing ? growingRun + 1 : 0;
     steadyRun = growing ? 0 : steadyRun + 1;
     if (open == null) {
