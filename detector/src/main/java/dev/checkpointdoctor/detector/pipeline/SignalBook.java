@@ -178,7 +178,8 @@ final class SignalBook {
   /**
    * Runs the entry's trend test and keeps its trend anomaly: observed is the signal now,
    * expected and the band are the baseline's, score is the growth in percent per hour, and it
-   * starts where the data that showed the growth starts.
+   * starts with the first of the growing readings that opened it (the evidence quotes the
+   * window the growth was fitted on, which reaches back before it).
    */
   private void watchTrend(Job job, Entry entry, long nowMs) {
     TrendWatch w = entry.trend;
@@ -198,7 +199,7 @@ final class SignalBook {
       case OPENED -> {
         w.open = new Anomaly(anomalyIds.getAndIncrement(), job.name, entry.key.signal,
             TrendWatch.SCOPE, true,
-            Math.min(r.fromMs(), nowMs), -1, r.toValue(), band.expected(), band.lower(),
+            Math.min(w.growingSinceMs(), nowMs), -1, r.toValue(), band.expected(), band.lower(),
             band.upper(), r.rate() * 100,
             job.diagnosis == null ? List.of() : job.diagnosis.ranked());
         openCount++;

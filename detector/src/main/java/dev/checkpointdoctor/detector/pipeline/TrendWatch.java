@@ -43,6 +43,7 @@ final class TrendWatch {
   private long lastEvaluatedMs = Long.MIN_VALUE;
   private int growingRun;
   private int steadyRun;
+  private long growingSinceMs = Long.MIN_VALUE; // the first reading of the current growing run
   private GrowthReading reading;
   /** The open trend anomaly, managed by the book (ids and listeners are its). */
   Anomaly open;
@@ -57,6 +58,14 @@ final class TrendWatch {
 
   GrowthReading reading() {
     return reading;
+  }
+
+  /**
+   * When the current run of growing readings began: the time growth was first seen, which a
+   * trend anomaly is dated by (its window reaches back over data from before the growth).
+   */
+  long growingSinceMs() {
+    return growingSinceMs;
   }
 
   /**
@@ -82,6 +91,9 @@ final class TrendWatch {
         && reading.fromMs() >= deployedAtMs
         && !seasonReached.reached(nowMs, reading.toValue());
     growingRun = growing ? growingRun + 1 : 0;
+    if (growingRun == 1) {
+      growingSinceMs = nowMs;
+    }
     steadyRun = growing ? 0 : steadyRun + 1;
     if (open == null) {
       return growingRun >= OPEN_AFTER ? Transition.OPENED : Transition.NONE;
@@ -96,6 +108,7 @@ final class TrendWatch {
     out.writeLong(lastEvaluatedMs);
     out.writeInt(growingRun);
     out.writeInt(steadyRun);
+    out.writeLong(growingSinceMs);
     out.writeBoolean(reading != null);
     if (reading != null) {
       // the reading itself, not its inputs: raw points it read may have expired since
@@ -120,6 +133,7 @@ final class TrendWatch {
     w.lastEvaluatedMs = in.readLong();
     w.growingRun = in.readInt();
     w.steadyRun = in.readInt();
+    w.growingSinceMs = in.readLong();
     if (w.growingRun < 0 || w.steadyRun < 0) {
       throw new IOException("trend watch with negative runs");
     }
