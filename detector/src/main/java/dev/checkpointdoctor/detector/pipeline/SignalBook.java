@@ -176,6 +176,14 @@ final class SignalBook {
   }
 
   /**
+   * Whether checkpoint durations rise with one-sided 95 % confidence: the reading's interval is
+   * Sen's two-sided 99 % one (z 2.576), narrowed to z 1.645 around its slope.
+   */
+  private static boolean rising(GrowthReading d) {
+    return d.rate() - (1.645 / 2.576) * (d.rate() - d.lower()) > 0;
+  }
+
+  /**
    * Runs the entry's trend test and keeps its trend anomaly: observed is the signal now,
    * expected and the band are the baseline's, score is the growth in percent per hour, and it
    * starts with the first of the growing readings that opened it (the evidence quotes the
@@ -187,6 +195,15 @@ final class SignalBook {
     // incremental checkpoints follows the churn, not the state
     boolean mayOpen = entry.key.signal != Signal.CHECKPOINT_SIZE
         || !job.entries.containsKey(new Key(Signal.CHECKPOINT_FULL_SIZE, "job"));
+    if (entry.key.signal != Signal.CHECKPOINT_DURATION) {
+      // a state that grows is checkpoint trouble once checkpoints take longer with it (the
+      // duration's own trend rises): a size that follows the load while checkpoints do not
+      // slow down is no growth to warn of
+      Entry duration = job.entries.get(new Key(Signal.CHECKPOINT_DURATION, "job"));
+      GrowthReading d = duration == null || duration.trend == null ? null
+          : duration.trend.reading();
+      mayOpen &= d != null && rising(d);
+    }
     TrendWatch.Transition t = w.observe(entry.history, entry.hourly, nowMs, mayOpen,
         () -> job.histories(Signal.RECORDS_IN), job.lastStartMs,
         entry.tracker::seasonReached);

@@ -87,10 +87,11 @@ final class TrendWatch {
     reading = GrowthTest.evaluate(signal, raw, hourly, nowMs, recordsIn.get());
     // growth leaves what the job did before: a reading across a redeploy measures the
     // redeploy, and a level the last days reached at this hour is the daily cycle
-    boolean growing = reading != null && reading.growing() && mayOpen
+    boolean growing = reading != null && reading.growing()
         && reading.fromMs() >= deployedAtMs
         && !seasonReached.reached(nowMs, reading.toValue());
-    growingRun = growing ? growingRun + 1 : 0;
+    // what may open is the caller's choice; an open anomaly resolves only when growth stops
+    growingRun = growing && (mayOpen || open != null) ? growingRun + 1 : 0;
     if (growingRun == 1) {
       growingSinceMs = nowMs;
     }
