@@ -43,7 +43,9 @@ public final class LoadTrend {
       for (int i = 0; i < h.size(); i++) {
         long t = h.timeMs(i);
         double v = h.value(i);
-        if (t >= fromMs && t <= toMs && v > 0 && Double.isFinite(v)) {
+        // points of the instant being judged may or may not have been read yet, depending on
+        // the order a scrape's samples arrive in: left out, so the answer does not depend on it
+        if (t >= fromMs && t <= toMs && t < nowMs && v > 0 && Double.isFinite(v)) {
           logs[n] = Math.log(v);
           bin[n] = (int) ((t - fromMs) / BIN_MS);
           n++;
