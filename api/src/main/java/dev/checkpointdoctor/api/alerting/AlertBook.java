@@ -24,12 +24,14 @@ final class AlertBook {
   /**
    * A job's diagnosis opened, changed cause or closed ({@code after} null). A changed label set
    * is a new alert to Alertmanager, so the old one is resolved explicitly rather than left to
-   * expire.
+   * expire. A diagnosis the policy does not alert (an unknown cause while checkpoints complete)
+   * is treated as no diagnosis: it resolves what fired before, and fires once checkpoints fail.
    */
   List<Alert> diagnosisChanged(String job, Diagnosis after, Instant now) {
     List<Alert> out = new ArrayList<>(2);
     Alert old = firing.remove(job);
-    Alert next = after == null ? null : mapper.firing(after, now);
+    Alert next = after == null || !mapper.policy().alerts(after) ? null
+        : mapper.firing(after, now);
     if (old != null && (next == null || !old.labels().equals(next.labels()))) {
       out.add(mapper.resolved(old, now));
     }

@@ -26,10 +26,16 @@ public final class AlertMapper {
   private final Duration resendInterval;
   private final ToLongFunction<Diagnosis> troubleStart;
   private final JobIdentity identity;
+  private final AlertPolicy policy;
 
   /** Links the job page at the time the diagnosis began. */
   public AlertMapper(String externalUrl, Duration resendInterval) {
     this(externalUrl, resendInterval, Diagnosis::sinceMs, JobIdentity.jobNameOnly());
+  }
+
+  /** With an alert policy other than the default (which diagnoses alert, and how severe). */
+  public AlertMapper(String externalUrl, Duration resendInterval, AlertPolicy policy) {
+    this(externalUrl, resendInterval, Diagnosis::sinceMs, JobIdentity.jobNameOnly(), policy);
   }
 
   /** @param troubleStart when the job's trouble began, the time its alert's job page shows */
@@ -43,18 +49,30 @@ public final class AlertMapper {
     this(externalUrl, resendInterval, Diagnosis::sinceMs, identity);
   }
 
+  public AlertMapper(String externalUrl, Duration resendInterval,
+      ToLongFunction<Diagnosis> troubleStart, JobIdentity identity) {
+    this(externalUrl, resendInterval, troubleStart, identity, AlertPolicy.defaults());
+  }
+
   /**
    * @param troubleStart when the job's trouble began (its earliest open anomaly's start): the
    *     time the alert's job page is centred on
    * @param identity what a job key is made of: alerts carry its labels beside job_name
+   * @param policy which diagnoses alert ({@code unknown} only when checkpoints fail, unless
+   *     --alert-unknown) and when a forecast makes one critical
    */
   public AlertMapper(String externalUrl, Duration resendInterval,
-      ToLongFunction<Diagnosis> troubleStart, JobIdentity identity) {
+      ToLongFunction<Diagnosis> troubleStart, JobIdentity identity, AlertPolicy policy) {
     this.externalUrl = externalUrl.endsWith("/")
         ? externalUrl.substring(0, externalUrl.length() - 1) : externalUrl;
     this.resendInterval = resendInterval;
     this.troubleStart = troubleStart;
     this.identity = identity;
+    this.policy = policy;
+  }
+
+  public AlertPolicy policy() {
+    return policy;
   }
 
   /**
@@ -71,7 +89,7 @@ public final class AlertMapper {
       }
     });
     labels.put("cause", d.cause());
-    labels.put("severity", Severity.of(d).label());
+    labels.put("severity", policy.severity(d).label());
     labels.put("signal", d.signal() == null ? "unknown" : d.signal());
     CauseHypothesis top = d.top();
     Map<String, String> annotations = new LinkedHashMap<>();

@@ -36,6 +36,7 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
   private volatile AlertBook book;
   private final Clock clock;
   private final Duration resendInterval;
+  private final AlertPolicy policy;
   private final Function<String, Optional<Diagnosis>> currentDiagnosis;
   private final ToLongFunction<Diagnosis> troubleStart;
   private final ServiceMetrics metrics;
@@ -66,6 +67,7 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
     this.identity = identity;
     this.clock = clock;
     this.resendInterval = settings.resendInterval();
+    this.policy = settings.policy();
     this.currentDiagnosis = currentDiagnosis;
     this.metrics = metrics;
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -86,7 +88,7 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
    */
   public void start(String externalUrl) {
     book = new AlertBook(new AlertMapper(externalUrl, resendInterval, troubleStart,
-        identity));
+        identity, policy));
     loop.start();
   }
 

@@ -1,25 +1,26 @@
 package dev.checkpointdoctor.api.alerting;
 
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
  * The alert's {@code severity} label. Critical means someone should look now: checkpoints already
- * fail or expire, or the forecast says the checkpoint duration crosses the timeout within an hour.
- * Everything else is a warning (work queue).
+ * fail or expire, or the forecast says the checkpoint duration reaches the timeout within the
+ * forecast horizon ({@code --forecast-horizon}, a day by default: a job that will stop
+ * checkpointing tomorrow needs someone today). Everything else is a warning (work queue).
  */
 public enum Severity {
   WARNING,
   CRITICAL;
 
-  static final double CRITICAL_HOURS_TO_TIMEOUT = 1.0;
-
-  public static Severity of(Diagnosis d) {
+  public static Severity of(Diagnosis d, Duration forecastHorizon) {
     if (d.checkpointsFailing()) {
       return CRITICAL;
     }
     Double hours = d.hoursToTimeout();
-    return hours != null && hours < CRITICAL_HOURS_TO_TIMEOUT ? CRITICAL : WARNING;
+    double horizonHours = forecastHorizon.toMillis() / 3_600_000.0;
+    return hours != null && hours <= horizonHours ? CRITICAL : WARNING;
   }
 
   public String label() {

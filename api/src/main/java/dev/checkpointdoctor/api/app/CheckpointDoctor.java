@@ -128,7 +128,8 @@ public final class CheckpointDoctor implements AutoCloseable {
     InfluxHistory history = null;
     if (settings.influx() != null) {
       history = new InfluxHistory(settings.influx(), metrics, Duration.ofSeconds(1),
-          InfluxHistory.BUFFER_POINTS, detector.jobIdentity());
+          InfluxHistory.BUFFER_POINTS, detector.jobIdentity(),
+          settings.alerting().policy().forecastHorizon());
       detector.addListener(bootstrap == null ? history
           : HistoryFilter.liveOnly(history, detector));
     }
@@ -186,7 +187,7 @@ public final class CheckpointDoctor implements AutoCloseable {
           HttpService.router(vertx, detector, worker, metrics, limits, catalog, series,
               snapshots::problem, b == null ? () -> null : b::progress,
               b == null ? () -> false : b::blocksReadiness, Listener.policy(settings, clock),
-              fleet, facts),
+              fleet, facts, settings.alerting().policy()),
           Listeners.defaultCount());
     } catch (Exception e) {
       if (bootstrap != null) {

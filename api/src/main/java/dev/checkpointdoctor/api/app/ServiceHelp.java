@@ -24,7 +24,8 @@ final class ServiceHelp {
     sb.append("\nOptions (flag, environment variable, default). Durations are written as\n")
         .append("Prometheus writes them: 500ms, 30s, 10m, 1h30m, 3d.\n");
     for (Option o : options) {
-      boolean noValue = o.flag().equals("--help") || o.flag().equals("--version");
+      boolean noValue = o.flag().equals("--help") || o.flag().equals("--version")
+          || o.toggle();
       sb.append(String.format("  %-28s %s%n", o.flag() + (noValue ? ""
           : o.repeatable() ? " VALUE (repeatable)" : " VALUE"), o.description()));
       if (o.env() != null) {

@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.api.app;
 
+import dev.checkpointdoctor.api.alerting.AlertPolicy;
 import dev.checkpointdoctor.api.alerting.AlertingSettings;
 import dev.checkpointdoctor.api.bootstrap.BootstrapSettings;
 import dev.checkpointdoctor.api.fleet.FleetSettings;
@@ -72,6 +73,9 @@ public record ServiceSettings(
           "Consecutive out-of-band observations that open an anomaly."),
       Option.single("--resolve-after", "CPD_RESOLVE_AFTER", "3",
           "Consecutive in-band observations that resolve it."),
+      Option.single("--new-normal-after", "CPD_NEW_NORMAL_AFTER", "6h",
+          "How long a departure must hold as one stable level to become the new normal "
+              + "(off: never)."),
       Option.single("--checkpoint-timeout", "CPD_CHECKPOINT_TIMEOUT", "10m",
           "Flink checkpoint timeout assumed for forecasts."),
       Option.repeatable("--host-alias", "CPD_HOST_ALIASES",
@@ -132,6 +136,12 @@ public record ServiceSettings(
               + "does for an HA pair (env: comma-separated). No URL: no alerts."),
       Option.single("--alert-resend-interval", "CPD_ALERT_RESEND_INTERVAL", "1m",
           "How often firing alerts are re-sent; they carry endsAt = now + 4 x this."),
+      Option.toggle("--alert-unknown", "CPD_ALERT_UNKNOWN",
+          "Also alert diagnoses whose cause is unknown while checkpoints still complete "
+              + "(failing checkpoints are always alerted)."),
+      Option.single("--forecast-horizon", "CPD_FORECAST_HORIZON", "24h",
+          "A forecast of checkpoints reaching the timeout within this long makes the alert "
+              + "critical."),
       Option.single("--external-url", "CPD_EXTERNAL_URL", null,
           "URL under which users reach this service (alert generatorURL and runbook_url); "
               + "default http://<host>:<port>."),
@@ -228,6 +238,9 @@ public record ServiceSettings(
       if (o.flag().equals("--version")) {
         throw new VersionRequested();
       }
+      if (value == null && o.toggle()) {
+        value = "true";
+      }
       if (value == null) {
         if (i + 1 >= args.size()) {
           throw new SettingsException(name + " needs a value");
@@ -307,7 +320,7 @@ public record ServiceSettings(
       detector = new DetectorSettings(minObs, window, durationOf(v, "--half-life"),
           doubleOf(v, "--band-width", 0.5, 100), defaults.relativeFloor(),
           intOf(v, "--open-after", 1, 1000), intOf(v, "--resolve-after", 1, 1000),
-          defaults.failureWindow(), durationOf(v, "--checkpoint-timeout"), aliases);
+          newNormalAfter(v), defaults.failureWindow(), durationOf(v, "--checkpoint-timeout"), aliases);
     } catch (IllegalArgumentException e) {
       throw new SettingsException(e.getMessage());
     }
@@ -385,6 +398,12 @@ public record ServiceSettings(
         longOf(v, "--bootstrap-hold-samples", 1000, 1_000_000_000));
   }
 
+  private static Duration newNormalAfter(Values v) throws SettingsException {
+    String after = v.get("--new-normal-after");
+    return after.equalsIgnoreCase("off") ? Duration.ZERO
+        : parseDuration(v.name("--new-normal-after"), after);
+  }
+
   private static DeliverySettings delivery(Values v) throws SettingsException {
     String replica = v.get("--ha-replica-label");
     String identity = v.get("--job-identity-labels");
@@ -428,7 +447,19 @@ public record ServiceSettings(
     } else {
       external = null;
     }
-    return new AlertingSettings(urls, durationOf(v, "--alert-resend-interval"), external);
+    return new AlertingSettings(urls, durationOf(v, "--alert-resend-interval"), external,
+        new AlertPolicy(booleanOf(v, "--alert-unknown"), durationOf(v, "--forecast-horizon")));
+  }
+
+  private static boolean booleanOf(Values v, String flag) throws SettingsException {
+    String s = v.get(flag);
+    if (s.equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (s.equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw new SettingsException(v.name(flag) + " must be true or false, got \"" + s + "\"");
   }
 
   private static InfluxSettings influx(Values v) throws SettingsException {

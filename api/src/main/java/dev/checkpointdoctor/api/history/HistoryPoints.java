@@ -1,11 +1,13 @@
 package dev.checkpointdoctor.api.history;
 
+import dev.checkpointdoctor.api.alerting.AlertPolicy;
 import dev.checkpointdoctor.api.alerting.Severity;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.Evaluation;
 import dev.checkpointdoctor.detector.model.JobIdentity;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -98,18 +100,23 @@ public final class HistoryPoints {
     return b.addField("text", text).build();
   }
 
-  /** {@code after} null: the diagnosis closed; the point then carries the cause that ended. */
+  /** As {@link #of(String, Diagnosis, Diagnosis, long, JobIdentity, Duration)} with defaults. */
   public static Point of(String job, Diagnosis before, Diagnosis after, long eventTimeMs) {
-    return of(job, before, after, eventTimeMs, JobIdentity.jobNameOnly());
+    return of(job, before, after, eventTimeMs, JobIdentity.jobNameOnly(),
+        AlertPolicy.defaults().forecastHorizon());
   }
 
+  /**
+   * {@code after} null: the diagnosis closed; the point then carries the cause that ended. The
+   * severity tag is the alert's, with the same forecast horizon.
+   */
   public static Point of(String job, Diagnosis before, Diagnosis after, long eventTimeMs,
-      JobIdentity identity) {
+      JobIdentity identity, Duration forecastHorizon) {
     Diagnosis d = after != null ? after : before;
     String state = after == null ? "closed" : before == null ? "opened" : "changed";
     Point.Builder b = job(Point.measurement(DIAGNOSIS).time(eventTimeMs, TimeUnit.MILLISECONDS),
         job, identity).tag("cause", d.cause()).tag("state", state)
-        .tag("severity", Severity.of(d).label())
+        .tag("severity", Severity.of(d, forecastHorizon).label())
         .tag("signal", d.signal() == null ? "unknown" : d.signal())
         .addField("confidence", d.confidence())
         .addField("checkpoints_failing", d.checkpointsFailing());

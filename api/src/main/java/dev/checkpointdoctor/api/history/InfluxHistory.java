@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.api.history;
 
+import dev.checkpointdoctor.api.alerting.AlertPolicy;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.Diagnosis;
@@ -42,6 +43,7 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
   private final ServiceMetrics metrics;
   private final JobIdentity identity;
   private final Duration flushInterval;
+  private final Duration forecastHorizon;
   // Events, not Points: building line-protocol points is the writer's work, not the detector's.
   private final BlockingQueue<Supplier<Point>> buffer;
   private final Thread writer;
@@ -51,13 +53,18 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
 
   public InfluxHistory(InfluxSettings settings, ServiceMetrics metrics, Duration flushInterval,
       int bufferPoints) {
-    this(settings, metrics, flushInterval, bufferPoints, JobIdentity.jobNameOnly());
+    this(settings, metrics, flushInterval, bufferPoints, JobIdentity.jobNameOnly(),
+        AlertPolicy.defaults().forecastHorizon());
   }
 
-  /** @param identity what a job key is made of: points are tagged with its labels */
+  /**
+   * @param identity what a job key is made of: points are tagged with its labels
+   * @param forecastHorizon what makes a diagnosis' severity tag critical, as in alerts
+   */
   public InfluxHistory(InfluxSettings settings, ServiceMetrics metrics, Duration flushInterval,
-      int bufferPoints, JobIdentity identity) {
+      int bufferPoints, JobIdentity identity, Duration forecastHorizon) {
     this.identity = identity;
+    this.forecastHorizon = forecastHorizon;
     this.database = settings.database();
     this.metrics = metrics;
     this.flushInterval = flushInterval;
@@ -91,7 +98,7 @@ public final class InfluxHistory implements DetectorListener, AutoCloseable {
 
   @Override
   public void diagnosisChanged(String job, Diagnosis before, Diagnosis after, long eventTimeMs) {
-    offer(() -> HistoryPoints.of(job, before, after, eventTimeMs, identity));
+    offer(() -> HistoryPoints.of(job, before, after, eventTimeMs, identity, forecastHorizon));
   }
 
   private void offer(Supplier<Point> p) {

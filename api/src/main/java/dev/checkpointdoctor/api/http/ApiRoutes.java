@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.api.http;
 
+import dev.checkpointdoctor.api.alerting.AlertPolicy;
 import dev.checkpointdoctor.detector.facts.JobFacts;
 import dev.checkpointdoctor.detector.facts.JobFactsSource;
 import dev.checkpointdoctor.detector.model.Anomaly;
@@ -32,12 +33,15 @@ final class ApiRoutes {
   private final ShardedDetector detector;
   private final FleetView fleet;
   private final JobFactsSource facts;
+  private final AlertPolicy alerting;
 
-  ApiRoutes(Vertx vertx, ShardedDetector detector, FleetView fleet, JobFactsSource facts) {
+  ApiRoutes(Vertx vertx, ShardedDetector detector, FleetView fleet, JobFactsSource facts,
+      AlertPolicy alerting) {
     this.vertx = vertx;
     this.detector = detector;
     this.fleet = fleet;
     this.facts = facts;
+    this.alerting = alerting;
   }
 
   static final String LOCAL = "local";
@@ -106,7 +110,8 @@ final class ApiRoutes {
       JsonObject body = JsonViews.job(job.get(), detector.jobIdentity())
           .put("instance", self.url()).put("shard", self.shard());
       JobFacts known = facts.facts(name);
-      body.put("diagnosis", detector.diagnosis(name).map(JsonViews::diagnosis)
+      body.put("diagnosis", detector.diagnosis(name)
+          .map(d -> JsonViews.diagnosis(d, alerting))
           .map(d -> FlinkRestViews.timeout(d, known, detector.settings())).orElse(null));
       body.put("flinkRest", FlinkRestViews.facts(known));
       body.put("baselines", baselines(detector.baselines(name)));

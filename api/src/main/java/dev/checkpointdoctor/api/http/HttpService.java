@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.api.http;
 
+import dev.checkpointdoctor.api.alerting.AlertPolicy;
 import dev.checkpointdoctor.api.fleet.FleetView;
 import dev.checkpointdoctor.api.ingest.DetectorWorker;
 import dev.checkpointdoctor.api.metrics.ServiceMetrics;
@@ -37,7 +38,7 @@ public final class HttpService {
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
       SeriesStore series, Supplier<String> notReady, IngressPolicy policy, FleetView fleet) {
     return router(vertx, detector, worker, metrics, limits, filter, series, notReady, () -> null,
-        () -> false, policy, fleet, JobFactsSource.NONE);
+        () -> false, policy, fleet, JobFactsSource.NONE, AlertPolicy.defaults());
   }
 
   /**
@@ -45,12 +46,13 @@ public final class HttpService {
    *     says {@code "bootstrapping"} meanwhile
    * @param bootstrapBlocks whether that answers 503 (--bootstrap-blocks-readiness) rather than 200
    * @param facts what Flink's REST API said of each job, shown with it
+   * @param alerting the alert policy, for the severity the API shows with a diagnosis
    */
   public static Router router(Vertx vertx, ShardedDetector detector, DetectorWorker worker,
       ServiceMetrics metrics, DecodeLimits limits, MetricNameFilter filter,
       SeriesStore series, Supplier<String> notReady, Supplier<String> bootstrapping,
       java.util.function.BooleanSupplier bootstrapBlocks, IngressPolicy policy, FleetView fleet,
-      JobFactsSource facts) {
+      JobFactsSource facts, AlertPolicy alerting) {
     Router router = Router.router(vertx);
     router.route().handler(ctx -> {
       ctx.addHeadersEndHandler(v -> metrics.request(routeLabel(ctx),
@@ -71,7 +73,7 @@ public final class HttpService {
         .handler(new PooledBodyReader(limits.maxCompressedBytes(),
             new RemoteWriteHandler(metrics, worker, limits, filter, policy)));
 
-    ApiRoutes api = new ApiRoutes(vertx, detector, fleet, facts);
+    ApiRoutes api = new ApiRoutes(vertx, detector, fleet, facts, alerting);
     router.get("/api/v1/jobs").handler(api::jobs);
     router.get("/api/v1/jobs/:job").handler(api::job);
     router.get("/api/v1/jobs/:job/baselines").handler(api::baselines);

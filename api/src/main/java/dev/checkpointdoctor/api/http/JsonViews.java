@@ -1,6 +1,6 @@
 package dev.checkpointdoctor.api.http;
 
-import dev.checkpointdoctor.api.alerting.Severity;
+import dev.checkpointdoctor.api.alerting.AlertPolicy;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
@@ -86,7 +86,8 @@ final class JsonViews {
         .put("causes", causes);
   }
 
-  static JsonObject diagnosis(Diagnosis d) {
+  /** @param alerting the policy whose severity the alert of this diagnosis carries */
+  static JsonObject diagnosis(Diagnosis d, AlertPolicy alerting) {
     CauseHypothesis top = d.top();
     JsonArray ranked = new JsonArray();
     for (CauseHypothesis c : d.ranked()) {
@@ -96,7 +97,8 @@ final class JsonViews {
         .put("cause", d.cause())
         .put("confidence", d.confidence())
         .put("since", time(d.sinceMs()))
-        .put("severity", Severity.of(d).label())
+        .put("severity", alerting.severity(d).label())
+        .put("alerted", alerting.alerts(d))
         .put("signal", d.signal())
         .put("checkpointsFailing", d.checkpointsFailing())
         .put("hoursToTimeout", d.hoursToTimeout())

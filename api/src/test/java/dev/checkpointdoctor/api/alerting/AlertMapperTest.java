@@ -85,14 +85,24 @@ class AlertMapperTest {
   }
 
   @Test
-  void severityIsCriticalWhenCheckpointsFailOrTimeoutIsWithinAnHour() {
-    assertThat(Severity.of(diagnosis("j", "c", false, null))).isEqualTo(Severity.WARNING);
-    assertThat(Severity.of(diagnosis("j", "c", false, 5.0))).isEqualTo(Severity.WARNING);
-    assertThat(Severity.of(diagnosis("j", "c", false, 1.0))).isEqualTo(Severity.WARNING);
-    assertThat(Severity.of(diagnosis("j", "c", false, 0.99))).isEqualTo(Severity.CRITICAL);
-    assertThat(Severity.of(diagnosis("j", "c", true, null))).isEqualTo(Severity.CRITICAL);
+  void severityIsCriticalWhenCheckpointsFailOrTheForecastIsWithinTheHorizon() {
+    Duration day = Duration.ofHours(24);
+    assertThat(Severity.of(diagnosis("j", "c", false, null), day)).isEqualTo(Severity.WARNING);
+    assertThat(Severity.of(diagnosis("j", "c", false, 24.5), day)).isEqualTo(Severity.WARNING);
+    assertThat(Severity.of(diagnosis("j", "c", false, 24.0), day)).isEqualTo(Severity.CRITICAL);
+    assertThat(Severity.of(diagnosis("j", "c", false, 5.0), day)).isEqualTo(Severity.CRITICAL);
+    assertThat(Severity.of(diagnosis("j", "c", false, 5.0), Duration.ofHours(4)))
+        .isEqualTo(Severity.WARNING);
+    assertThat(Severity.of(diagnosis("j", "c", true, null), day)).isEqualTo(Severity.CRITICAL);
     assertThat(MAPPER.firing(diagnosis("j", "c", true, null), NOW).labels().get("severity"))
         .isEqualTo("critical");
+    // the default horizon is a day; a mapper with another policy uses its horizon
+    assertThat(MAPPER.firing(diagnosis("j", "c", false, 20.0), NOW).labels().get("severity"))
+        .isEqualTo("critical");
+    AlertMapper shortHorizon = new AlertMapper("http://x", Duration.ofMinutes(1),
+        new AlertPolicy(false, Duration.ofHours(2)));
+    assertThat(shortHorizon.firing(diagnosis("j", "c", false, 20.0), NOW).labels()
+        .get("severity")).isEqualTo("warning");
     assertThat(MAPPER.firing(diagnosis("j", "c", false, 0.5), NOW).annotations()
         .get("summary")).contains("timeout in 0.5 h");
   }

@@ -149,6 +149,28 @@ class ServiceSettingsTest {
   }
 
   @Test
+  void unknownCausesAreNotAlertedAndForecastsWithinADayAreCriticalByDefault() throws Exception {
+    ServiceSettings s = ServiceSettings.parse(List.of(), Map.of());
+    assertThat(s.alerting().policy().alertUnknown()).isFalse();
+    assertThat(s.alerting().policy().forecastHorizon()).isEqualTo(java.time.Duration.ofHours(24));
+    // a bare switch turns it on, even before another flag
+    ServiceSettings on = ServiceSettings.parse(List.of("--alert-unknown", "--forecast-horizon",
+        "6h"), Map.of());
+    assertThat(on.alerting().policy().alertUnknown()).isTrue();
+    assertThat(on.alerting().policy().forecastHorizon()).isEqualTo(java.time.Duration.ofHours(6));
+    assertThat(ServiceSettings.parse(List.of(), Map.of("CPD_ALERT_UNKNOWN", "true"))
+        .alerting().policy().alertUnknown()).isTrue();
+    assertThat(ServiceSettings.parse(List.of("--alert-unknown=false"),
+        Map.of("CPD_ALERT_UNKNOWN", "true")).alerting().policy().alertUnknown()).isFalse();
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--alert-unknown=yes"), Map.of()))
+        .hasMessageContaining("--alert-unknown must be true or false");
+    assertThatThrownBy(() -> ServiceSettings.parse(List.of("--forecast-horizon", "1 day"),
+        Map.of())).hasMessageContaining("--forecast-horizon");
+    assertThat(ServiceSettings.help()).contains("--alert-unknown ").doesNotContain(
+        "--alert-unknown VALUE");
+  }
+
+  @Test
   void everyAlertmanagerUrlIsKeptAndInfluxComesFromFlagsOrEnvironment() throws Exception {
     ServiceSettings s = ServiceSettings.parse(List.of("--alertmanager-url", "http://am-0:9093/",
             "--alertmanager-url=http://am-1:9093", "--alert-resend-interval", "30s",

@@ -46,7 +46,7 @@ class AlertmanagerIT {
             AlertmanagerServer.webhookConfig(hooks.url("/am2")), PrometheusServer.freePort());
         CheckpointDoctor s = TestService.start(dir.resolve("svc"), "--min-observations", "5",
             "--alertmanager-url", am1.url(), "--alertmanager-url", am2.url(),
-            "--alert-resend-interval", "2s")) {
+            "--alert-resend-interval", "2s", "--alert-unknown")) {
       CheckpointFeed feed = new CheckpointFeed(s, "orders-etl");
       feed.scrapes(8, 1000);
       feed.scrapes(4, 5000);
@@ -61,7 +61,7 @@ class AlertmanagerIT {
       String cause = diagnosis.getString("cause");
       boolean critical = diagnosis.getBoolean("checkpointsFailing")
           || (diagnosis.getDouble("hoursToTimeout") != null
-              && diagnosis.getDouble("hoursToTimeout") < 1);
+              && diagnosis.getDouble("hoursToTimeout") <= 24);
       JsonObject alert = alertOf(firing);
       JsonObject labels = alert.getJsonObject("labels");
       assertThat(labels.getMap()).containsOnlyKeys("alertname", "job_name", "cause",
@@ -120,7 +120,7 @@ class AlertmanagerIT {
       AlertmanagerServer.start(amDir, config, port).close();
       String amUrl = "http://127.0.0.1:" + port;
       try (CheckpointDoctor s = TestService.start(dir.resolve("svc"), "--min-observations", "5",
-          "--alertmanager-url", amUrl, "--alert-resend-interval", "2s")) {
+          "--alertmanager-url", amUrl, "--alert-resend-interval", "2s", "--alert-unknown")) {
         CheckpointFeed feed = new CheckpointFeed(s, "payments");
         feed.scrapes(8, 1000);
         feed.scrapes(4, 5000);
@@ -145,6 +145,38 @@ class AlertmanagerIT {
                   + "\",reason=\"buffer_full\"}")).isZero();
         }
       }
+    }
+  }
+
+  /**
+   * Without --alert-unknown, slower checkpoints that no rule explains stay in the API and page
+   * nobody; once checkpoints fail the job alerts, critical.
+   */
+  @Test
+  void anUnknownCauseAlertsOnlyOnceCheckpointsFail(@TempDir Path dir) throws Exception {
+    try (WebhookReceiver hooks = new WebhookReceiver();
+        AlertmanagerServer am = AlertmanagerServer.start(dir.resolve("am"),
+            AlertmanagerServer.webhookConfig(hooks.url("/hook")), PrometheusServer.freePort());
+        CheckpointDoctor s = TestService.start(dir.resolve("svc"), "--min-observations", "5",
+            "--alertmanager-url", am.url(), "--alert-resend-interval", "1s")) {
+      CheckpointFeed feed = new CheckpointFeed(s, "billing");
+      feed.scrapes(8, 1000);
+      feed.scrapes(4, 5000);
+      JsonObject unknown = Await.until("an unknown diagnosis in the API", WAIT,
+          () -> new JsonObject(Http.get(TestService.url(s, "/api/v1/jobs/billing")).body())
+              .getJsonObject("diagnosis"));
+      assertThat(unknown.getString("cause")).isEqualTo("unknown");
+      assertThat(unknown.getBoolean("checkpointsFailing")).isFalse();
+
+      feed.failingScrapes(3, 5000);
+      JsonObject firing = Await.until("firing notification once checkpoints fail", WAIT,
+          () -> hooks.first("/hook", notification("firing", "billing")));
+      assertThat(alertOf(firing).getJsonObject("labels").getString("severity"))
+          .isEqualTo("critical");
+      // nothing was posted for the unknown diagnosis while checkpoints still completed
+      assertThat(hooks.received()).allSatisfy(n -> assertThat(n.body().getJsonArray("alerts"))
+          .allSatisfy(a -> assertThat(((JsonObject) a).getJsonObject("labels")
+              .getString("severity")).isEqualTo("critical")));
     }
   }
 }

@@ -34,13 +34,19 @@ public final class Bodies {
    * {@code durationMs}.
    */
   public static byte[] checkpointScrape(String job, long ts, long id, double durationMs) {
+    return checkpointScrape(job, ts, id, durationMs, 0);
+  }
+
+  /** As above, with {@code failed} checkpoints failed (expired) so far. */
+  public static byte[] checkpointScrape(String job, long ts, long id, double durationMs,
+      long failed) {
     return RemoteWriteTestEncoder.compress(RemoteWriteTestEncoder.writeRequest(
         jobGauge("lastCheckpointDuration", job, ts, durationMs),
         jobGauge("lastCheckpointSize", job, ts, 1_000_000),
         jobGauge("lastCheckpointFullSize", job, ts, 50_000_000),
         jobGauge("lastCompletedCheckpointId", job, ts, id),
         jobGauge("numberOfCompletedCheckpoints", job, ts, id),
-        jobGauge("numberOfFailedCheckpoints", job, ts, 0),
+        jobGauge("numberOfFailedCheckpoints", job, ts, failed),
         jobGauge("numberOfInProgressCheckpoints", job, ts, 0)));
   }
 

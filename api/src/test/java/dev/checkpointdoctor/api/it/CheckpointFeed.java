@@ -14,6 +14,7 @@ final class CheckpointFeed {
   final String job;
   final long t0 = (System.currentTimeMillis() / 60_000L - 60) * 60_000L;
   int i;
+  long failed;
 
   CheckpointFeed(CheckpointDoctor service, String job) {
     this.service = service;
@@ -22,9 +23,19 @@ final class CheckpointFeed {
 
   /** {@code n} more scrapes whose completed checkpoint took {@code durationMs}; each answered 204. */
   void scrapes(int n, double durationMs) {
+    send(n, durationMs, false);
+  }
+
+  /** {@code n} more scrapes at each of which one more checkpoint failed (expired). */
+  void failingScrapes(int n, double durationMs) {
+    send(n, durationMs, true);
+  }
+
+  private void send(int n, double durationMs, boolean failing) {
     for (int k = 0; k < n; k++, i++) {
+      failed += failing ? 1 : 0;
       HttpResponse<String> r = Http.post(TestService.url(service, "/api/v1/write"),
-          Bodies.checkpointScrape(job, t0 + i * 60_000L, i + 1, durationMs),
+          Bodies.checkpointScrape(job, t0 + i * 60_000L, i + 1 - failed, durationMs, failed),
           Http.remoteWriteHeaders());
       assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
     }

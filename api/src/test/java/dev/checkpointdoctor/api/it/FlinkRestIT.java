@@ -139,7 +139,7 @@ class FlinkRestIT {
         Percentage.withPercentage(15));
     List<String> evidence = new ArrayList<>();
     d.getJsonArray("evidence").forEach(e -> evidence.add(((JsonObject) e).getString("sentence")));
-    assertThat(evidence).anySatisfy(s -> assertThat(s).contains("(timeout 60.0 min)"));
+    assertThat(evidence).anySatisfy(s -> assertThat(s).contains("reach the timeout (60.0 min)"));
     assertThat(evidence).contains("RocksDB's local dir " + localDir
         + " (state.backend.rocksdb.localdir) is on a nfs4 network mount (nas-1:/export/tmp at "
         + "/tmp on tm-1): every flush, compaction and checkpoint upload of the state goes over "

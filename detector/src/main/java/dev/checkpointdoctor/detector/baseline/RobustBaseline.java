@@ -535,9 +535,78 @@ public final class RobustBaseline {
 
   private Band band(double median, double mad) {
     double spread = MAD_TO_SIGMA * mad;
-    double h = Math.max(settings.bandWidth() * spread,
-        Math.max(settings.relativeFloor() * Math.abs(median), absoluteFloor));
+    double h = halfWidth(median, spread);
     return new Band(median, median - h, median + h, spread);
+  }
+
+  /** The band half-width this baseline gives a window with this median and robust spread. */
+  double halfWidth(double median, double spread) {
+    return Math.max(settings.bandWidth() * spread,
+        Math.max(settings.relativeFloor() * Math.abs(median), absoluteFloor));
+  }
+
+  /**
+   * Forgets everything learned: the baseline is learning again, from the next observation on
+   * (arrays keep their capacity).
+   */
+  void forget() {
+    head = 0;
+    count = 0;
+    negativeZeros = 0;
+    observations = 0;
+    firstTs = NO_TIMESTAMP;
+    lastTs = NO_TIMESTAMP;
+    epoch = NO_TIMESTAMP;
+    timeBase = NO_TIMESTAMP;
+    if (wideTimes != null) {
+      wideTimes = null;
+      times = new int[wideValues != null ? wideValues.length : values.length];
+    }
+    sinceRebuild = 0;
+    lastMad = 0;
+    cached = Band.EMPTY;
+  }
+
+  /**
+   * Forgets what was learned before {@code tsMs} in event time and keeps the rest, relearned in
+   * the order it was learned: what a start at {@code tsMs} leaves does not depend on whether
+   * observations after it were delivered before the start was known.
+   */
+  void forgetBefore(long tsMs) {
+    int n = count;
+    int oldest = n < windowSize ? 0 : head;
+    long[] keptTimes = new long[n];
+    double[] keptValues = new double[n];
+    int kept = 0;
+    for (int k = 0; k < n; k++) {
+      int slot = (oldest + k) % windowSize;
+      long t = timeAt(slot);
+      if (t >= tsMs) {
+        keptTimes[kept] = t;
+        keptValues[kept++] = valueAt(slot);
+      }
+    }
+    forget();
+    for (int i = 0; i < kept; i++) {
+      learn(keptTimes[i], keptValues[i]);
+    }
+  }
+
+  /**
+   * Forgets the window and learns the regime's points instead: the level that held becomes the
+   * baseline. The baseline counts as having learned every observation of the regime, so it is
+   * ready at once (the regime held for at least {@code minObservations} observations).
+   */
+  void relearn(RegimeWindow regime) {
+    long last = lastTs;
+    forget();
+    for (int i = 0; i < regime.size(); i++) {
+      learn(regime.timeAt(i), regime.valueAt(i));
+    }
+    observations = (int) Math.min(Integer.MAX_VALUE, Math.max(observations, regime.seen()));
+    // the newest time ever learned stays: weights are relative to it
+    lastTs = Math.max(lastTs, last);
+    cached = null;
   }
 
   /**

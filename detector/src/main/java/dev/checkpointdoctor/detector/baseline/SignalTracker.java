@@ -20,14 +20,30 @@ import java.io.IOException;
  *       {@code lower} when it flags low. Never true while the baseline is learning, never true for
  *       {@link Direction#NONE}.
  *   <li>Learning (fewer than {@code minObservations}): every value is learned as it is.
+ *   <li>Youth: while the baseline's first observation is less than a day old, values are judged
+ *       against a band up to twice as wide ({@link #YOUTH_WIDENING}); the score is still the
+ *       distance from the baseline's own band. A steady trend ({@link #TREND_STEPS} steps the
+ *       same flagged way) is judged by the own band: the widening is for a load cycle not seen
+ *       yet, not for growth. Nor does it reach past a limit the caller knows the job cannot
+ *       sustain at any load ({@link #observe(long, double, double)}).
+ *   <li>Starts ({@link #jobStarted}): a new deployment is learned afresh; the start-up after any
+ *       start is neither judged nor learned until a value is back in band.
+ *   <li>Seasons ({@link SeasonalEnvelope}): an outside value that one of the last seven days
+ *       already reached within an hour of this time of day, give or take half of {@code
+ *       relativeFloor} of the value or a quarter of the band, is not outside: the evening peak of
+ *       a job with a daily load pattern, Monday's return to weekday load. Conversely, once seven
+ *       days at this level are known, a value inside the band but beyond everything those days
+ *       did at this hour by a band half-width is outside: a fault at the quiet hour of the day.
  *   <li>Closed and ready: the value is learned winsorized to {@code [lower, upper]} (inside values
- *       are unchanged); {@code openAfter} consecutive outside observations on the same side open
- *       an anomaly on the observation that completes the run, which is itself not learned.
- *   <li>Daily cycle: an outside value that the same hour of yesterday (within an hour) already
- *       reached, give or take {@code relativeFloor} of the value or half the band, is not outside: evening peaks of a job with
- *       a daily load pattern are normal once a day of history shows them.
- *   <li>Open: nothing is learned, so the fault never becomes the new normal; {@code resolveAfter}
- *       consecutive observations that are not outside resolve it.
+ *       are unchanged); a run of outside observations opens an anomaly by the {@link OpeningRule}
+ *       ({@code openAfter} of them, two far out, more in a scope that often leaves its band); the
+ *       observation that opens it is not learned.
+ *   <li>Open: nothing is learned, so a fault does not become the new normal by creeping in;
+ *       {@code resolveAfter} consecutive observations that are not outside resolve it ({@link
+ *       Transition#RESOLVED}). A departure that holds as one stable level for {@code
+ *       newNormalAfter} ({@link RegimeWindow#holds}) resolves it as {@link Transition#NEW_NORMAL}:
+ *       the baseline re-learns from the run, which is normal from its start on. A steady trend
+ *       never holds, so growth stays open.
  * </ul>
  *
  * <p>Non-finite values are ignored: they change no state and yield a step with {@code score =
@@ -38,12 +54,18 @@ public final class SignalTracker {
   /** {@link Step#runStartMs()} when no run is pending and no anomaly is open. */
   public static final long NO_RUN = Long.MIN_VALUE;
 
-  static final byte SNAPSHOT_VERSION = 2;
+  static final byte SNAPSHOT_VERSION = 3;
 
   public enum Transition {
     NONE,
     OPENED,
-    RESOLVED
+    /** Resolved because the signal returned to its band. */
+    RESOLVED,
+    /**
+     * Resolved because the departure held as one stable level for {@code newNormalAfter}: the
+     * baseline has re-learnt from that level, which is normal from the run's start on.
+     */
+    NEW_NORMAL
   }
 
   /**
@@ -67,21 +89,55 @@ public final class SignalTracker {
       Transition transition,
       long runStartMs) {}
 
+  /** A start this soon after the previous one is a restart loop, not a start-up. */
+  static final long RESTART_QUIET_MS = 3_600_000L;
+
+  /**
+   * How much wider than its band a baseline that has just started learning judges: twice as
+   * wide at first (measured on family 1's train seeds: 27 anomalies on healthy jobs without the
+   * widening, 5 with it; docs/ACCURACY.md).
+   */
+  static final double YOUTH_WIDENING = 1.0;
+  /**
+   * Consecutive steps the same way (each value beyond the one before) that make a steady trend:
+   * a young baseline's widening is for a load cycle it has not seen, and must not hide growth.
+   */
+  static final int TREND_STEPS = 5;
+  /** Event time after which a baseline is no longer young: it has seen a whole day. */
+  static final long YOUTH_MS = 24 * 3_600_000L;
+
+  /** Days of one time of day a seasonal range needs before it may call a value outside: a week. */
+  static final int SEASON_DAYS_TO_ACCUSE = 7;
+
   private final Signal signal; // null for a series tracker
   private final Direction direction;
   private final DetectorSettings settings;
   private final RobustBaseline baseline;
   // Created with the first value it records (once the baseline is ready): a learning baseline
-  // has no day to remember yet, and most of a big fleet's baselines are young.
-  private DailyEnvelope daily;
+  // has no season to remember yet, and most of a big fleet's baselines are young.
+  private SeasonalEnvelope seasons;
+  private OpeningRule opening = new OpeningRule();
 
   private boolean open;
-  private int runSide; // +1 above, -1 below, 0 none
-  private int runLength; // consecutive outside observations on runSide (closed state)
-  private long runStartMs = NO_RUN; // first observation of the pending run / open anomaly
+  private int openSide; // +1 above, -1 below while open; 0 closed
+  private long openStartMs = NO_RUN; // first observation of the open anomaly's run
   private int insideCount; // consecutive non-outside observations while open
   private long lastTsMs = RobustBaseline.NO_TIMESTAMP;
   private double lastObserved = Double.NaN;
+  // The observations since the anomaly opened (null while closed): the level a lasting departure
+  // settles on, which becomes the new normal once it holds.
+  private RegimeWindow regime;
+  private long lastStartMs = NO_RUN; // the job's last (re)start this tracker was told of
+  private long settleLimitMs = NO_RUN; // until this, out-of-band values may be start-up
+  // The new deployment this scope learns afresh from: values from before it, delivered after it
+  // was known, belong to the old deployment and are neither judged nor learned.
+  private long deployedAtMs = NO_RUN;
+  // The newest checkpoint completion the job reported: before the first one after a start, a
+  // value in band says nothing about the start-up being over (no checkpoint was even tried).
+  private long lastCompletionMs = NO_RUN;
+  // Consecutive accepted observations that each rose (> 0) or fell (< 0) from the one before.
+  private int trendRun;
+  private long youthMs = YOUTH_MS;
 
   public SignalTracker(Signal signal, DetectorSettings settings) {
     this(signal, settings, new RobustBaseline(signal, settings));
@@ -97,6 +153,15 @@ public final class SignalTracker {
     this.direction = direction;
     this.settings = settings;
     this.baseline = baseline;
+  }
+
+  /**
+   * The same tracker judging every ready baseline by its own band, young or not: for tests of
+   * the other mechanics, which would otherwise have to feed a day first.
+   */
+  static SignalTracker withoutYouth(SignalTracker t) {
+    t.youthMs = 0;
+    return t;
   }
 
   /**
@@ -116,14 +181,32 @@ public final class SignalTracker {
   }
 
   public Step observe(long tsMs, double value) {
-    Band band = baseline.band();
-    if (!Double.isFinite(value)) {
+    return observe(tsMs, value, Double.POSITIVE_INFINITY);
+  }
+
+  /**
+   * Judges {@code value} as {@link #observe(long, double)} does, with a limit the young band's
+   * widening may not reach past: a value the job cannot sustain whatever its load (a checkpoint
+   * longer than the spacing checkpoints are taken at) is not forgiven as an unseen load cycle.
+   * The baseline's own band is never narrowed by it.
+   *
+   * @param youthCeiling highest upper bound a young band may be widened to; +Inf for none
+   */
+  public Step observe(long tsMs, double value, double youthCeiling) {
+    Band own = baseline.band();
+    int trend = trendAfter(value);
+    Band band = flags(Integer.signum(trend)) && Math.abs(trend) >= TREND_STEPS
+        ? own : judgedBand(tsMs, own, youthCeiling);
+    if (!Double.isFinite(value) || tsMs < deployedAtMs || settling(tsMs, value, band)) {
       return new Step(tsMs, value, band.expected(), band.lower(), band.upper(), Double.NaN,
-          false, Transition.NONE, runStartMs);
+          false, Transition.NONE, runStartMs());
     }
+    trendRun = trend;
     lastTsMs = tsMs;
     lastObserved = value;
-    double score = score(value, band);
+    // the distance from the baseline's own band: youth makes the verdict cautious, not the
+    // value closer
+    double score = score(value, own);
 
     if (!baseline.ready()) {
       baseline.learn(tsMs, value);
@@ -131,70 +214,183 @@ public final class SignalTracker {
     }
 
     int side = value > band.upper() ? 1 : value < band.lower() ? -1 : 0;
-    boolean outside =
-        (side > 0 && direction.flagsHigh()) || (side < 0 && direction.flagsLow());
-    // Slack: day-to-day noise of a peak is about as large as the band is wide.
-    double slack = Math.max(settings.relativeFloor() * Math.abs(value),
-        0.5 * (band.upper() - band.expected()));
-    if (outside && !open && daily != null && daily.explains(tsMs, value, side, slack)) {
-      // The daily cycle went this far yesterday at this hour: a peak, not a fault.
-      outside = false;
+    if (!flags(side)) {
       side = 0;
     }
+    if (!open && seasons != null) {
+      side = seasonalSide(tsMs, value, side, band);
+    }
+    boolean outside = side != 0;
     if (!open) {
-      if (daily == null) {
-        daily = new DailyEnvelope();
+      if (seasons == null) {
+        seasons = new SeasonalEnvelope();
       }
-      daily.record(tsMs, value);
+      seasons.record(tsMs, value);
     }
 
     if (open) {
       if (outside) {
         insideCount = 0;
-        return step(tsMs, value, band, score, true, Transition.NONE);
+      } else if (++insideCount >= settings.resolveAfter()) {
+        return close(tsMs, value, band, score, Transition.RESOLVED);
       }
-      insideCount++;
-      if (insideCount >= settings.resolveAfter()) {
-        long startedAt = runStartMs;
-        open = false;
-        insideCount = 0;
-        runSide = 0;
-        runLength = 0;
-        runStartMs = NO_RUN;
-        return new Step(tsMs, value, band.expected(), band.lower(), band.upper(), score, false,
-            Transition.RESOLVED, startedAt);
+      if (regime.add(tsMs, value) && settledAsNewNormal()) {
+        return becomeNormal(tsMs, value, band, score);
       }
-      return step(tsMs, value, band, score, false, Transition.NONE);
+      return step(tsMs, value, band, score, outside, Transition.NONE);
     }
 
-    if (outside) {
-      if (side == runSide) {
-        runLength++;
-      } else {
-        runSide = side;
-        runLength = 1;
-        runStartMs = tsMs;
-      }
-      if (runLength >= settings.openAfter()) {
-        open = true;
-        insideCount = 0;
-        runLength = 0;
-        return step(tsMs, value, band, score, true, Transition.OPENED);
-      }
-    } else {
-      runSide = 0;
-      runLength = 0;
-      runStartMs = NO_RUN;
+    double distance = Math.abs(value - band.expected()) / band.halfWidth();
+    if (opening.observe(tsMs, side, distance, settings.openAfter())) {
+      open = true;
+      openSide = side;
+      openStartMs = opening.startMs();
+      opening.clear();
+      insideCount = 0;
+      regime = newRegime(settings);
+      regime.add(tsMs, value);
+      return step(tsMs, value, band, score, true, Transition.OPENED);
     }
     // closed: learn winsorized, so neither a spike nor a pending run drags the median
     baseline.learn(tsMs, Math.min(Math.max(value, band.lower()), band.upper()));
     return step(tsMs, value, band, score, outside, Transition.NONE);
   }
 
+  /**
+   * Whether an observation belongs to the job's start-up ({@link #jobStarted}): out of the band
+   * of a ready baseline before {@code settleLimitMs}, and nothing of this scope was back in band
+   * since the start's first completed checkpoint ({@link #checkpointCompleted}): no failure
+   * before the first checkpoint is tried is not the end of a start-up whose first checkpoints
+   * are declined.
+   */
+  private boolean settling(long tsMs, double value, Band band) {
+    if (tsMs >= settleLimitMs || !baseline.ready()) {
+      return false; // a learning baseline learns the start-up with the rest
+    }
+    if (value > band.upper() || value < band.lower()) {
+      return true;
+    }
+    if (lastCompletionMs >= lastStartMs) {
+      settleLimitMs = NO_RUN;
+    }
+    return false;
+  }
+
+  /**
+   * The band a value is judged against: the baseline's, widened while the baseline is young, by
+   * {@link #YOUTH_WIDENING} of its half-width when it starts learning, shrinking linearly to none
+   * once its first learned observation is {@link #YOUTH_MS} old. A young baseline has not seen
+   * the day's cycle yet (nor, after a new deployment, the new deployment's): the evening ramp is
+   * news to it, not to the job, and its few observations say little about the tails.
+   */
+  private Band judgedBand(long tsMs, Band b, double ceiling) {
+    long first = baseline.firstTimestamp();
+    if (!b.defined() || first == RobustBaseline.NO_TIMESTAMP) {
+      return b;
+    }
+    double young = youthMs == 0 ? 0 : 1 - (double) (tsMs - first) / youthMs;
+    if (!(young > 0)) {
+      return b;
+    }
+    double h = b.halfWidth() * (1 + YOUTH_WIDENING * Math.min(1, young));
+    double upper = Math.max(b.upper(), Math.min(b.expected() + h, ceiling));
+    return new Band(b.expected(), b.expected() - h, upper, b.spread());
+  }
+
+  /** The trend run {@code value} would make: one more step the same way, or a new one. */
+  private int trendAfter(double value) {
+    if (!(value != lastObserved) || Double.isNaN(lastObserved)) {
+      return 0; // equal, or nothing to compare with
+    }
+    int way = value > lastObserved ? 1 : -1;
+    return Integer.signum(trendRun) == way ? trendRun + way : way;
+  }
+
+  private boolean flags(int side) {
+    return (side > 0 && direction.flagsHigh()) || (side < 0 && direction.flagsLow());
+  }
+
+  /**
+   * The side after the seasons had their say: the week's same time of day explains an outside
+   * value it already reached, and accuses an inside one beyond everything it did.
+   */
+  private int seasonalSide(long tsMs, double value, int side, Band band) {
+    double h = band.halfWidth();
+    if (side != 0) {
+      // Slack: day-to-day noise of a peak; seven days give seven chances to have reached it.
+      double slack = Math.max(0.5 * settings.relativeFloor() * Math.abs(value), 0.25 * h);
+      return seasons.explains(tsMs, value, side, slack) ? 0 : side;
+    }
+    int accused = seasons.accuses(tsMs, value, h, SEASON_DAYS_TO_ACCUSE);
+    return flags(accused) ? accused : 0;
+  }
+
+  private Step becomeNormal(long tsMs, double value, Band band, double score) {
+    baseline.relearn(regime);
+    // the run is normal now: its hours belong in the seasons it was kept out of, and the hours
+    // before it describe another level
+    if (seasons == null) {
+      seasons = new SeasonalEnvelope();
+    }
+    for (int i = 0; i < regime.size(); i++) {
+      seasons.record(regime.timeAt(i), regime.valueAt(i));
+    }
+    seasons.levelChangedAt(openStartMs);
+    return close(tsMs, value, band, score, Transition.NEW_NORMAL);
+  }
+
+  private static RegimeWindow newRegime(DetectorSettings settings) {
+    return new RegimeWindow(regimeCapacity(settings));
+  }
+
+  /** As many points as the baseline's window, and enough for the stability test. */
+  private static int regimeCapacity(DetectorSettings settings) {
+    return Math.max(16, settings.windowSize());
+  }
+
+  private Step close(long tsMs, double value, Band band, double score, Transition t) {
+    long startedAt = openStartMs;
+    open = false;
+    openSide = 0;
+    openStartMs = NO_RUN;
+    insideCount = 0;
+    regime = null;
+    return new Step(tsMs, value, band.expected(), band.lower(), band.upper(), score, false, t,
+        startedAt);
+  }
+
+  /**
+   * Whether the open anomaly's run has held as one level for long enough: {@code newNormalAfter}
+   * of event time and at least {@code minObservations} observations, and {@link
+   * RegimeWindow#holds stable} by the band this baseline would give it.
+   */
+  private boolean settledAsNewNormal() {
+    if (!settings.learnsNewNormal() || (signal != null && !signal.mayBecomeNormal())) {
+      return false;
+    }
+    if (regime.seen() < settings.minObservations()
+        || regime.spanMs() < newNormalAfterMs(settings)) {
+      return false;
+    }
+    return regime.holds(baseline::halfWidth);
+  }
+
+  private static long newNormalAfterMs(DetectorSettings settings) {
+    try {
+      return settings.newNormalAfter().toMillis();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  private long runStartMs() {
+    return open ? openStartMs : opening.startMs();
+  }
+
   private Step step(
       long tsMs, double value, Band band, double score, boolean outside, Transition t) {
     return new Step(tsMs, value, band.expected(), band.lower(), band.upper(), score, outside, t,
-        runStartMs);
+        runStartMs());
   }
 
   private double score(double value, Band band) {
@@ -207,6 +403,73 @@ public final class SignalTracker {
       return diff / denominator;
     }
     return diff == 0 ? 0 : Math.copySign(Double.POSITIVE_INFINITY, diff);
+  }
+
+  /**
+   * Whether one of the last seven days already reached {@code value} within an hour of this time
+   * of day (give or take the slack the seasons allow an out-of-band value): a level the job's own
+   * daily cycle explains, so a rise to it is no growth.
+   */
+  public boolean seasonReached(long tsMs, double value) {
+    Band own = baseline.band();
+    if (seasons == null || !own.defined()) {
+      return false;
+    }
+    double slack = Math.max(0.5 * settings.relativeFloor() * Math.abs(value),
+        0.25 * own.halfWidth());
+    return seasons.explains(tsMs, value, 1, slack);
+  }
+
+  /** The job completed a checkpoint at {@code tsMs} (event time). */
+  public void checkpointCompleted(long tsMs) {
+    lastCompletionMs = Math.max(lastCompletionMs, tsMs);
+  }
+
+  /**
+   * The job (re)started at {@code tsMs}: a failover restart of the same job_id, or a new
+   * deployment ({@code deployed}: a resubmission under a new job_id, perhaps with another
+   * parallelism, interval or version, or a job first seen before its first checkpoint). What
+   * follows a start is not this scope's normal and not a fault either:
+   *
+   * <ul>
+   *   <li>Start-up, after either: until a value is back in band, at most two failure windows,
+   *       out-of-band values are neither judged nor learned: no checkpoint completes while tasks
+   *       deploy and restore, the first checkpoints are declined and stay in the failure count
+   *       for a failure window, the backlog is caught up.
+   *   <li>A new normal to learn, after a new deployment only: a closed baseline forgets its
+   *       window and learns again from the first observations after the start-up, so a new
+   *       parallelism, interval or version is not judged against the old deployment's level; the
+   *       seasons keep explaining the load cycle but stop accusing for a week. Failed
+   *       checkpoints and stopped writes are never learned as normal, so their baselines are
+   *       kept. A failover restart runs the same deployment: its baselines stay.
+   *   <li>An open anomaly stays open and keeps its baseline: trouble from before the start is
+   *       judged against the normal it left.
+   * </ul>
+   *
+   * A start within {@link #RESTART_QUIET_MS} of the previous one changes nothing: a job that
+   * restarts again and again is in trouble, and its restarts must not hide it.
+   */
+  public void jobStarted(long tsMs, boolean deployed) {
+    boolean crashLoop = lastStartMs != NO_RUN && tsMs - lastStartMs < RESTART_QUIET_MS;
+    lastStartMs = Math.max(lastStartMs, tsMs);
+    if (crashLoop || open) {
+      return;
+    }
+    settleLimitMs = Math.max(settleLimitMs, tsMs + 2 * settings.failureWindow().toMillis());
+    opening.clear();
+    if (deployed && (signal == null || signal.mayBecomeNormal())) {
+      deployedAtMs = Math.max(deployedAtMs, tsMs);
+      // by event time: observations after the start delivered before it stay learned
+      baseline.forgetBefore(tsMs);
+      if (seasons != null) {
+        seasons.levelChangedAt(tsMs);
+      }
+    }
+  }
+
+  /** The persistence rule and what it learned of this scope. For tests. */
+  OpeningRule openingRule() {
+    return opening;
   }
 
   /** True while an anomaly is open. */
@@ -243,22 +506,36 @@ public final class SignalTracker {
 
   // ---------------------------------------------------------------- snapshot
 
-  /** Writes version byte, the baseline, then the anomaly state. */
+  /**
+   * Writes version byte, the baseline, the anomaly state, the pending run with the scope's
+   * out-of-band rates, the seasons, and the open anomaly's run of observations.
+   */
   public void writeTo(DataOutput out) throws IOException {
     out.writeByte(SNAPSHOT_VERSION);
     baseline.writeTo(out);
     out.writeBoolean(open);
-    out.writeByte(runSide);
-    out.writeInt(runLength);
-    out.writeLong(runStartMs);
+    out.writeByte(openSide);
+    out.writeLong(openStartMs);
     out.writeInt(insideCount);
     out.writeLong(lastTsMs);
     out.writeDouble(lastObserved);
-    DailyEnvelope.writeTo(daily, out);
+    out.writeLong(lastStartMs);
+    out.writeLong(settleLimitMs);
+    out.writeLong(deployedAtMs);
+    out.writeLong(lastCompletionMs);
+    out.writeInt(trendRun);
+    opening.writeTo(out);
+    SeasonalEnvelope.writeTo(seasons, out);
+    out.writeBoolean(regime != null);
+    if (regime != null) {
+      regime.writeTo(out);
+    }
   }
 
   /**
-   * Restores a tracker written by {@link #writeTo}.
+   * Restores a tracker written by {@link #writeTo}, or by versions 1 and 2 (no out-of-band rates:
+   * the priors; the daily envelope as the newest two days of the seasons; an open anomaly's run
+   * collected from the next observation on).
    *
    * @throws IOException on a truncated stream, an unknown version or inconsistent contents
    */
@@ -274,46 +551,96 @@ public final class SignalTracker {
   private static SignalTracker read(DataInput in, Signal signal, DetectorSettings settings)
       throws IOException {
     int version = in.readUnsignedByte();
-    if (version != SNAPSHOT_VERSION && version != 1) {
+    if (version < 1 || version > SNAPSHOT_VERSION) {
       throw new IOException("unsupported tracker snapshot version " + version);
     }
     RobustBaseline baseline = RobustBaseline.readFrom(in, signal, settings);
     boolean open = in.readBoolean();
-    int runSide = in.readByte();
-    int runLength = in.readInt();
-    long runStartMs = in.readLong();
-    int insideCount = in.readInt();
-    long lastTsMs = in.readLong();
-    double lastObserved = in.readDouble();
-    DailyEnvelope daily = version >= 2 ? DailyEnvelope.readFrom(in) : null;
-    if (runSide < -1 || runSide > 1) {
-      throw new IOException("tracker snapshot run side " + runSide + " not in {-1, 0, 1}");
+    int side = in.readByte();
+    OpeningRule opening;
+    long openStartMs;
+    int insideCount;
+    long lastTsMs;
+    double lastObserved;
+    long lastStartMs = NO_RUN;
+    long settleLimitMs = NO_RUN;
+    long deployedAtMs = NO_RUN;
+    long lastCompletionMs = NO_RUN;
+    int trendRun = 0;
+    SeasonalEnvelope seasons;
+    RegimeWindow regime = null;
+    if (version >= 3) {
+      openStartMs = in.readLong();
+      insideCount = in.readInt();
+      lastTsMs = in.readLong();
+      lastObserved = in.readDouble();
+      lastStartMs = in.readLong();
+      settleLimitMs = in.readLong();
+      deployedAtMs = in.readLong();
+      lastCompletionMs = in.readLong();
+      trendRun = in.readInt();
+      opening = OpeningRule.readFrom(in);
+      seasons = SeasonalEnvelope.readFrom(in);
+      if (in.readBoolean()) {
+        regime = RegimeWindow.readFrom(in, regimeCapacity(settings));
+      }
+    } else {
+      int runLength = in.readInt();
+      long runStartMs = in.readLong();
+      insideCount = in.readInt();
+      lastTsMs = in.readLong();
+      lastObserved = in.readDouble();
+      seasons = version == 2 ? SeasonalEnvelope.readDaily(in) : null;
+      if (runLength < 0) {
+        throw new IOException("tracker snapshot has a negative run length " + runLength);
+      }
+      if (open && runLength != 0) {
+        throw new IOException("tracker snapshot is open with a pending run");
+      }
+      // before version 3 the open anomaly's side and start were the run's
+      opening = open ? new OpeningRule() : OpeningRule.ofRun(side, runLength, runStartMs);
+      openStartMs = open ? runStartMs : NO_RUN;
+      side = open ? side : 0;
     }
-    if (runLength < 0 || insideCount < 0) {
-      throw new IOException(
-          "tracker snapshot has negative counters: run " + runLength + ", inside " + insideCount);
+    if (side < -1 || side > 1) {
+      throw new IOException("tracker snapshot anomaly side " + side + " not in {-1, 0, 1}");
     }
-    if (open && (runSide == 0 || runStartMs == NO_RUN || runLength != 0)) {
+    if (insideCount < 0) {
+      throw new IOException("tracker snapshot has negative counters: inside " + insideCount);
+    }
+    if (open && (side == 0 || openStartMs == NO_RUN)) {
       throw new IOException("tracker snapshot is open without an anomaly side and start");
+    }
+    if (!open && (side != 0 || openStartMs != NO_RUN)) {
+      throw new IOException("tracker snapshot is closed with an anomaly side or start");
+    }
+    if (open && opening.length() != 0) {
+      throw new IOException("tracker snapshot is open with a pending run");
     }
     if (!open && insideCount != 0) {
       throw new IOException("tracker snapshot counts inside observations while closed");
     }
-    if (!open && (runLength == 0) != (runSide == 0 && runStartMs == NO_RUN)) {
-      throw new IOException("tracker snapshot has an inconsistent pending run");
+    if (regime != null && !open) {
+      throw new IOException("tracker snapshot has a regime while closed");
     }
     if (open && signal.direction() == Direction.NONE) {
       throw new IOException("tracker snapshot is open for " + signal.id() + ", which never opens");
     }
     SignalTracker t = new SignalTracker(signal, settings, baseline);
     t.open = open;
-    t.runSide = runSide;
-    t.runLength = runLength;
-    t.runStartMs = runStartMs;
+    t.openSide = side;
+    t.openStartMs = openStartMs;
     t.insideCount = insideCount;
     t.lastTsMs = lastTsMs;
     t.lastObserved = lastObserved;
-    t.daily = daily;
+    t.opening = opening;
+    t.seasons = seasons;
+    t.lastStartMs = lastStartMs;
+    t.settleLimitMs = settleLimitMs;
+    t.deployedAtMs = deployedAtMs;
+    t.lastCompletionMs = lastCompletionMs;
+    t.trendRun = trendRun;
+    t.regime = open && regime == null ? newRegime(settings) : regime;
     return t;
   }
 }

@@ -75,7 +75,7 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
           String.format("But checkpoints take %.1f times the interval: something made them "
               + "slower, the interval is not what changed.", duration / c.intervalMs())));
     }
-    if (job.failuresNow() > 0) {
+    if (CheckpointStorageSlowRule.expiring(job)) {
       f.against(0.6, new Evidence(Signal.CHECKPOINT_FAILURES.id(), "job", job.failuresNow(), 0,
           Evidence.HIGHER, Double.NaN, Double.NaN, -1,
           "But checkpoints also fail, which a short interval alone does not explain."));

@@ -31,19 +31,7 @@ final class CheckpointStorageSlowRule implements CauseRule {
     SeriesHistory age = job.jobSeries(Signal.CHECKPOINT_AGE);
     if (age != null) {
       double now = job.recentWindow(age).max();
-      // Age climbs to the interval before every completion, so normal is at least the interval.
-      // The 90th percentile, not the maximum: a fault's first minutes can precede the anomaly
-      // that dates the trouble, and so lie in the earlier slice.
-      double[] earlier = job.earlier(age);
-      double normal = earlier.length >= JobEvidence.MIN_EARLIER ? Stats.quantile(earlier, 0.9)
-          : Double.NaN;
-      if (Double.isNaN(normal) && job.baseline(Signal.CHECKPOINT_AGE, "job") != null) {
-        normal = job.baseline(Signal.CHECKPOINT_AGE, "job").upper();
-      }
-      if (!Double.isNaN(cadence.intervalMs())) {
-        normal = Double.isNaN(normal) ? cadence.intervalMs() / 1000
-            : Math.max(normal, cadence.intervalMs() / 1000);
-      }
+      double normal = normalAge(job, cadence);
       if (now > normal && now >= 2 * normal && now >= Signal.CHECKPOINT_AGE.absoluteFloor()) {
         f.support(now >= 3 * normal ? 0.35 : 0.2, Signal.CHECKPOINT_AGE, "job", now, normal,
             Evidence.HIGHER, Double.NaN, String.format("The last completed checkpoint is %s "
@@ -74,6 +62,8 @@ final class CheckpointStorageSlowRule implements CauseRule {
     if (f.confidence() < 0.2) {
       return f; // checkpoints in progress alone are not a stuck upload
     }
+    // slower completed checkpoints strengthen the store's own signs, and alone are no cause
+    slower(job, f);
     boolean late = lateBarrier(job, f, cadence);
     JobEvidence.Peak bp = job.highestLatest(Signal.BACKPRESSURE, "task:");
     boolean pressedNow = bp != null && bp.value() >= BackpressureRule.PRESSED_MS_PER_S;
@@ -93,6 +83,15 @@ final class CheckpointStorageSlowRule implements CauseRule {
           "But the barrier took " + Fmt.ms(l.value()) + " to reach " + l.scope()
               + ": the time goes before the upload starts."));
     }
+    JobEvidence.Peak busy = job.highestLatest(Signal.BUSY, "task:");
+    if (!pressedNow && busy != null && busy.value() >= SATURATED_TASK_MS_PER_S
+        && busy.before() < BackpressureRule.PRESSED_MS_PER_S) {
+      // a task turned saturated: its upstream's back-pressure follows within a scrape or two
+      f.against(0.4, new Evidence(Signal.BUSY.id(), busy.scope(), busy.value(),
+          busy.before(), Evidence.HIGHER, Double.NaN, Double.NaN, -1,
+          "But " + busy.scope() + " is busy " + Fmt.num(busy.value()) + " ms/s now (was "
+              + Fmt.num(busy.before()) + "): a bottleneck on the data path."));
+    }
     if (pressedNow) {
       // a fresh back-pressure has not moved the recent medians yet: what the tasks report now
       // contradicts a stuck upload
@@ -102,6 +101,73 @@ final class CheckpointStorageSlowRule implements CauseRule {
     }
     return f;
   }
+
+  /**
+   * The age of the last completed checkpoint that is normal for the job, in seconds (NaN when
+   * unknown). Age climbs to the interval before every completion, so normal is at least the
+   * interval. The 90th percentile, not the maximum: a fault's first minutes can precede the
+   * anomaly that dates the trouble, and so lie in the earlier slice.
+   */
+  static double normalAge(JobEvidence job, CheckpointCadence cadence) {
+    SeriesHistory age = job.jobSeries(Signal.CHECKPOINT_AGE);
+    double[] earlier = job.earlier(age);
+    double normal = earlier.length >= JobEvidence.MIN_EARLIER ? Stats.quantile(earlier, 0.9)
+        : Double.NaN;
+    if (Double.isNaN(normal) && job.baseline(Signal.CHECKPOINT_AGE, "job") != null) {
+      normal = job.baseline(Signal.CHECKPOINT_AGE, "job").upper();
+    }
+    if (!Double.isNaN(cadence.intervalMs())) {
+      normal = Double.isNaN(normal) ? cadence.intervalMs() / 1000
+          : Math.max(normal, cadence.intervalMs() / 1000);
+    }
+    return normal;
+  }
+
+  /**
+   * Failures that are expiries: checkpoints overdue (the age of the last completed one well past
+   * its normal) while they failed. Checkpoints declined at a (re)start fail at once, while no
+   * checkpoint of the new run has completed; they say nothing about the store.
+   */
+  static boolean expiring(JobEvidence job) {
+    if (job.failuresNow() <= 0) {
+      return false;
+    }
+    SeriesHistory age = job.jobSeries(Signal.CHECKPOINT_AGE);
+    double normal = normalAge(job, CheckpointCadence.of(job));
+    if (age == null || Double.isNaN(normal)) {
+      return true; // nothing to tell declines from expiries: as before
+    }
+    return job.recentWindow(age).max() >= OVERDUE * normal;
+  }
+
+  /** A task busy this much is saturated: the job's throughput is its throughput. */
+  static final double SATURATED_TASK_MS_PER_S = 900;
+
+  /** Checkpoints this many times their earlier median duration are slow for the job. */
+  static final double SLOWER = 2;
+
+  /**
+   * Completed checkpoints clearly slower than before (a slow store that still answers stretches
+   * the upload of every checkpoint, by a heavy-tailed amount), while the barriers reach the
+   * subtasks on time and nothing is back-pressured now: the time goes into the upload.
+   */
+  private static void slower(JobEvidence job, Finding f) {
+    Change d = job.change(job.jobSeries(Signal.CHECKPOINT_DURATION));
+    if (!(d.known() && d.higher() && d.now() >= SLOWER * d.before())) {
+      return;
+    }
+    JobEvidence.Peak delay = job.highestLatest(Signal.CHECKPOINT_START_DELAY, "task:");
+    JobEvidence.Peak bp = job.highestLatest(Signal.BACKPRESSURE, "task:");
+    if ((delay != null && delay.value() >= LATE_BARRIER_MS)
+        || (bp != null && bp.value() >= BackpressureRule.PRESSED_MS_PER_S)) {
+      return;
+    }
+    f.support(0.25, d, true, String.format("Completed checkpoints take %s, were %s (%s), with "
+        + "the barriers on time.", Fmt.ms(d.now()), Fmt.ms(d.before()), d.test(true)));
+  }
+
+  /** Age of the last completed checkpoint, in normal ages, from which checkpoints are overdue. */
+  static final double OVERDUE = 1.5;
 
   /**
    * Barriers on time are the storage's own sign (supported here); true when a barrier is late

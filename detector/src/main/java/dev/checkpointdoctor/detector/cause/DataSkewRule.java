@@ -1,10 +1,19 @@
 package dev.checkpointdoctor.detector.cause;
 
 import dev.checkpointdoctor.detector.model.CauseHypothesis.Evidence;
+import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 
 /** One subtask's start delay or busy time far above the other subtasks of its task. */
 final class DataSkewRule implements CauseRule {
+  /**
+   * Significance for "the peers are busier too" and "the lagging subtask is back-pressured
+   * itself", evidence against a hot key: looser than {@link
+   * Change#ALPHA}, because it only has to say the task did not stay as it was, and right after
+   * the onset there are few recent values.
+   */
+  static final double PEERS_ALPHA = 0.05;
+
   @Override
   public Cause cause() {
     return Cause.DATA_SKEW;
@@ -36,6 +45,25 @@ final class DataSkewRule implements CauseRule {
     if (delay == null && busy == null) {
       return f;
     }
+    String lagging = (busy != null ? busy : delay).scope();
+    String task = JobEvidence.taskName(lagging);
+    Change pressed = job.change(GcPressureRule.series(job, Signal.BACKPRESSURE, lagging));
+    int[] busier = peersBusierThanBefore(job, task, lagging);
+    if (pressed.known() && (pressed.now() >= BackpressureRule.PRESSED_MS_PER_S
+        || risen(pressed, Signal.BACKPRESSURE))) {
+      // the subtask with the hot key is the bottleneck: busy, not waiting on its outputs
+      f.against(0.4, Signal.BACKPRESSURE, lagging, pressed.now(), pressed.before(),
+          String.format("But task %s subtask %s is back-pressured "
+              + "itself (%s ms/s, was %s): it waits on a task downstream, it is not the hot one.",
+          task, JobEvidence.subtask(lagging), Fmt.num(pressed.now()),
+          Fmt.num(pressed.before())));
+    } else if (busier[1] > 0 && busier[0] * 2 > busier[1]) {
+      // a hot key leaves the other subtasks of its task idle or waiting; a task that is slower
+      // as a whole is a bottleneck, whose lagging subtask is only the slowest of several
+      f.against(0.4, Signal.BUSY, "task:" + task, busier[0], busier[1], String.format(
+          "But %d of the other %d subtasks of %s are busier than before as well: the task as a "
+              + "whole slowed, not one key.", busier[0], busier[1], task));
+    }
     Skew records = Skew.find(TaskPicture.of(job, Signal.RECORDS_IN), 2, 1);
     if (records != null) {
       f.support(0.15, Signal.RECORDS_IN, records.scope(), records.value(), records.peers(),
@@ -46,6 +74,35 @@ final class DataSkewRule implements CauseRule {
       CheckpointTrouble.support(f, job, "while one subtask lags");
     }
     return f;
+  }
+
+  /**
+   * Of the other subtasks of {@code task} (all but {@code scope}), how many are busier than
+   * before (one-sided Mann–Whitney at {@link #PEERS_ALPHA}) by at least the signal's floor, and
+   * how many were judged.
+   */
+  private static int[] peersBusierThanBefore(JobEvidence job, String task, String scope) {
+    int busier = 0;
+    int judged = 0;
+    for (SeriesHistory h : job.histories(Signal.BUSY)) {
+      if (!h.scope().startsWith("task:") || h.scope().equals(scope)
+          || !JobEvidence.taskName(h.scope()).equals(task)) {
+        continue;
+      }
+      Change c = job.change(h);
+      if (!c.known()) {
+        continue;
+      }
+      judged++;
+      busier += risen(c, Signal.BUSY) ? 1 : 0;
+    }
+    return new int[] {busier, judged};
+  }
+
+  /** Higher than before at {@link #PEERS_ALPHA}, by at least the signal's floor. */
+  private static boolean risen(Change c, Signal s) {
+    return c.pHigher() <= PEERS_ALPHA && c.superiority() >= Change.MIN_SUPERIORITY
+        && c.now() - c.before() >= s.absoluteFloor();
   }
 
   private static boolean sameTask(Skew a, Skew b) {

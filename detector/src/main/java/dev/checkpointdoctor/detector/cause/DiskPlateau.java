@@ -21,8 +21,27 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
 
   /** Flat means the 10–90 % range of the recent slice is within this share of its median. */
   static final double MAX_RELATIVE_RANGE = 0.12;
-  /** Share of the earlier rates that must lie clearly above the plateau. */
-  static final double MIN_ABOVE_SHARE = 0.2;
+  /**
+   * Share of the earlier rates that must lie clearly above the plateau: a few per cent (the
+   * hours a drained bucket spent its credits), not most of them.
+   */
+  static final double MIN_ABOVE_SHARE = 0.02;
+  /** Windows a plateau needs, and earlier rates above it. */
+  static final int MIN_WINDOWS = 5;
+  /** Share of the run's windows that must sit at the level (the rest dip below it). */
+  static final double MIN_AT_LEVEL = 0.6;
+  /**
+   * Windows a rate may take to settle at a ceiling after the first queueing (the last credits
+   * trickle out over a minute or two) before its absence of a plateau says "no ceiling".
+   */
+  static final int SETTLE_WINDOWS = 5;
+  /** Narrowest band around the level that a window may wobble in and stay on the plateau. */
+  static final double MIN_TOLERANCE = 0.03;
+  /**
+   * How much calmer than before the plateau must be: the probability that an earlier window
+   * deviated more from its level than a plateau window from its own.
+   */
+  static final double MIN_CALMER = 0.75;
   /**
    * Flatness is judged on the mean rate over windows at least this long. A throttler releases I/O
    * in batches (blk-throttle here: a second with twice the ceiling, then one with none), so with
@@ -48,12 +67,13 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
         }
       }
     }
-    if (best == null) {
-      for (SeriesHistory h : TotalIopsHistory.of(job)) {
-        DiskPlateau p = of(job, h);
-        if (p != null && (best == null || p.rank() > best.rank())) {
-          best = p;
-        }
+    // A volume limited in IOPS caps reads plus writes, not each: the total may be flat on the
+    // throttled disk while another disk shows a calm per-signal rate (less demand); the busiest
+    // wins either way.
+    for (SeriesHistory h : TotalIopsHistory.of(job)) {
+      DiskPlateau p = of(job, h);
+      if (p != null && (best == null || p.rank() > best.rank())) {
+        best = p;
       }
     }
     return best;
@@ -63,11 +83,11 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
    * Whether the disk has points enough since the trouble's onset to judge a plateau (so its
    * absence means the rate is not flat, rather than not yet known).
    */
-  static boolean judgeable(JobEvidence job, String disk) {
-    long from = Math.max(job.recentFrom(), job.onset());
+  static boolean judgeable(JobEvidence job, String disk, long sinceMs) {
+    long from = Math.max(Math.max(job.recentFrom(), job.onset()), sinceMs);
     for (Signal s : RATES) {
       for (SeriesHistory h : job.histories(s)) {
-        if (h.scope().equals(disk) && Windows.of(h, WINDOW_MS).from(from).length >= 5) {
+        if (h.scope().equals(disk) && Windows.of(h, WINDOW_MS).from(from).length >= MIN_WINDOWS + SETTLE_WINDOWS) {
           return true;
         }
       }
@@ -86,19 +106,48 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     // two minutes of the disk's healthy wobble, which would hide a ceiling reached at the onset.
     long from = Math.max(job.recentFrom(), job.onset());
     // counted, not copied: most disks fail a test below before the earlier values are needed
-    if (JobEvidence.count(h, from, Long.MAX_VALUE) < 5
-        || JobEvidence.count(h, Long.MIN_VALUE, from) < 5) {
+    if (JobEvidence.count(h, from, Long.MAX_VALUE) < MIN_WINDOWS
+        || JobEvidence.count(h, Long.MIN_VALUE, from) < MIN_WINDOWS) {
       return null;
     }
     Windows w = Windows.of(h, WINDOW_MS);
-    double[] recent = w.from(from);
-    if (recent.length < 5) {
+    if (w.size - w.index(from) < MIN_WINDOWS) {
       return null;
     }
-    double level = Stats.median(recent);
+    double[] last = java.util.Arrays.copyOfRange(w.mean, w.size - MIN_WINDOWS, w.size);
+    double level = Stats.median(last);
     if (!(level >= h.signal().absoluteFloor())) {
       return null; // an idle disk is flat too
     }
+    // The run that reaches the present, walking back: windows at the level or below it (less
+    // demand than the ceiling, e.g. at night) stay in it; a window clearly above it (a single
+    // one is a hiccup, two in a row) ends it. The trouble's onset may lie hours before the
+    // ceiling (extra demand drained the credits first).
+    double tolerance = Math.min(MAX_RELATIVE_RANGE * level,
+        Math.max(2 * (Stats.max(last) - min(last)), MIN_TOLERANCE * level));
+    int start = w.size - 1;
+    int atLevel = 0;
+    for (int i = w.size - 1; i >= 0; i--) {
+      if (w.mean[i] <= level + tolerance) {
+        start = i;
+        atLevel += w.mean[i] >= level - tolerance ? 1 : 0;
+      } else if (i == 0 || w.mean[i - 1] > level + tolerance) {
+        break;
+      }
+    }
+    int n = w.size - start;
+    if (atLevel < MIN_WINDOWS || start < MIN_WINDOWS || atLevel < MIN_AT_LEVEL * n) {
+      return null;
+    }
+    // the windows at the level: the dips below it are less demand, not the ceiling's wobble
+    double[] recent = new double[atLevel];
+    int k = 0;
+    for (int i = start; i < w.size; i++) {
+      if (w.mean[i] <= level + tolerance && w.mean[i] >= level - tolerance) {
+        recent[k++] = w.mean[i];
+      }
+    }
+    recent = java.util.Arrays.copyOf(recent, k);
     // Flatness is judged on a 3-point moving average: a rate from integer counters over a short
     // scrape interval alternates around a constant ceiling by one count per interval.
     double[] smooth = movingAverage(recent);
@@ -106,38 +155,63 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     if (smoothRange > MAX_RELATIVE_RANGE * level) {
       return null;
     }
-    double lo = Stats.quantile(recent, 0.1);
-    double hi = Stats.quantile(recent, 0.9);
-    // A ceiling is a level the disk did exceed before: a good share of the earlier rates lie
-    // clearly above it. (Not a fixed ratio of peaks to level: a volume whose baseline is close
-    // to its usual demand clips only the busier half of it.)
-    double tolerance = Math.max(1.5 * (hi - lo), 0.05 * level);
-    double[] earlier = JobEvidence.slice(h, Long.MIN_VALUE, from);
+    long since = w.start[start];
+    double[] earlier = JobEvidence.slice(h, Long.MIN_VALUE, since);
+    if (earlier.length < MIN_WINDOWS) {
+      return null;
+    }
+    // Flat relative to the disk's own earlier spread: the run's relative deviations from its
+    // level are smaller than the earlier ones from theirs (Mann–Whitney), not merely small.
+    double[] earlierWindows = java.util.Arrays.copyOfRange(w.mean, 0, start);
+    double earlierLevel = Stats.median(earlierWindows);
+    double[] devNow = relativeDeviations(recent, level);
+    double[] devBefore = relativeDeviations(earlierWindows, earlierLevel);
+    RankTests.MannWhitney calmer = RankTests.mannWhitney(devBefore, devNow,
+        RankTests.dependence(devBefore, devNow));
+    if (!(calmer.pLess() <= Change.ALPHA && calmer.superiority() <= 1 - MIN_CALMER)) {
+      return null;
+    }
+    // A ceiling is a level the disk did exceed before: some of the earlier rates lie clearly
+    // above it (a volume sized close to its usual demand exceeds its baseline only while it
+    // spends burst credits, perhaps for a small part of the history).
     int above = 0;
     for (double v : earlier) {
       above += v > level + tolerance ? 1 : 0;
     }
-    double aboveShare = earlier.length == 0 ? 0 : (double) above / earlier.length;
-    // peaks are single scrapes: a burst is a peak however short
-    double peak = Stats.quantileInPlace(earlier, earlier.length, 0.95);
-    if (aboveShare < MIN_ABOVE_SHARE || !(peak > level + tolerance)) {
+    double aboveShare = (double) above / earlier.length;
+    if (above < MIN_WINDOWS || aboveShare < MIN_ABOVE_SHARE) {
       return null;
     }
-    long since = w.start[w.size - 1];
-    for (int i = w.size - 1; i >= 0 && Math.abs(w.mean[i] - level) <= tolerance; i--) {
-      since = w.start[i];
-    }
+    // peaks are single scrapes: a burst is a peak however short
+    double peak = Math.max(level + tolerance,
+        Stats.quantileInPlace(earlier, earlier.length, 1 - aboveShare / 2));
     double util = Double.NaN;
     String disk = h.scope();
     for (SeriesHistory u : job.histories(Signal.DISK_UTILIZATION)) {
       if (u.scope().equals(disk)) {
-        util = job.median(u, from, Long.MAX_VALUE);
+        util = job.median(u, since, Long.MAX_VALUE);
       }
     }
     // the spread quoted is the one judged flat (the smoothed window rates), not the per-scrape
     // wobble of a throttler releasing I/O in batches
     return new DiskPlateau(h.signal(), h instanceof TotalIopsHistory, disk, level,
         smoothRange / 2, since, peak, util, aboveShare);
+  }
+
+  private static double min(double[] v) {
+    double m = Double.POSITIVE_INFINITY;
+    for (double d : v) {
+      m = Math.min(m, d);
+    }
+    return m;
+  }
+
+  private static double[] relativeDeviations(double[] v, double level) {
+    double[] out = new double[v.length];
+    for (int i = 0; i < v.length; i++) {
+      out[i] = Math.abs(v[i] - level) / level;
+    }
+    return out;
   }
 
   /** Mean rates over consecutive windows of at least {@code ms} (first point of each: its start). */
@@ -172,11 +246,16 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
 
     /** Means of the windows that start at or after {@code ms}. */
     double[] from(long ms) {
+      return java.util.Arrays.copyOfRange(mean, index(ms), size);
+    }
+
+    /** The first window that starts at or after {@code ms}. */
+    int index(long ms) {
       int i = 0;
       while (i < size && start[i] < ms) {
         i++;
       }
-      return java.util.Arrays.copyOfRange(mean, i, size);
+      return i;
     }
   }
 

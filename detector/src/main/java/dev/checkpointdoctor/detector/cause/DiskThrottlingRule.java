@@ -73,10 +73,26 @@ final class DiskThrottlingRule implements CauseRule {
               + "is held down, not asked for more.", Fmt.num(capacity.now()),
               Fmt.num(capacity.before()), capacity.test(false))));
     }
-    if (p == null && !(saturated && queueing && !DiskPlateau.judgeable(job, disk))) {
+    // The ceiling's first signs are the queueing ones: latency jumps the moment the credits
+    // run out, while a plateau needs a few windows (and the trouble may have begun hours
+    // before, with the extra demand that drained the bucket).
+    long queueingSince = job.onset(GcPressureRule.series(job, Signal.DISK_LATENCY, disk), true);
+    boolean judgeable = DiskPlateau.judgeable(job, disk, queueingSince);
+    if (p == null && !(saturated && queueing && !judgeable)) {
       // Busy alone is load, not a ceiling; the busy and queueing signs stand for a ceiling only
       // until there are points enough to see whether the rate is flat.
-      return DiskPlateau.judgeable(job, disk) ? new Finding(cause()) : pending(job, disk);
+      return judgeable ? new Finding(cause()) : pending(job, disk);
+    }
+    if (p == null) {
+      // busy and queueing, too few points yet for a plateau: what is known so far, and the
+      // consequences wait for the judgment
+      f.pending(String.format("the disk %s is busy %s with I/O latency %s ms (was %s ms); a "
+          + "ceiling needs %d windows of its rate.", disk, Fmt.pct(util.now()),
+          Fmt.num(lat.now()), Fmt.num(lat.before()), DiskPlateau.MIN_WINDOWS));
+    }
+    if (p != null && queueing && queueingSince >= 0 && queueingSince < p.sinceMs()) {
+      SeriesHistory lh = GcPressureRule.series(job, Signal.DISK_LATENCY, disk);
+      f.onset(queueingSince, JobEvidence.spacing(lh), "latency");
     }
     if (f.onsetMs() < 0) {
       long at = job.onset(GcPressureRule.series(job, Signal.DISK_LATENCY, disk), true);
@@ -110,6 +126,13 @@ final class DiskThrottlingRule implements CauseRule {
           IDLE_UTILIZATION, Evidence.LOWER, Double.NaN, Double.NaN, -1,
           "But the disk is busy only " + Fmt.pct(p.utilization())
               + " of the time: the lower rate looks like less demand, not a ceiling."));
+    } else if (p != null && p.utilization() < SATURATED) {
+      // a volume at its ceiling has requests queued all the time; a calm rate on a disk busy
+      // part of the time is a job asking for a steady amount
+      f.against(0.3, new Evidence(Signal.DISK_UTILIZATION.id(), p.scope(), p.utilization(),
+          SATURATED, Evidence.LOWER, Double.NaN, Double.NaN, -1,
+          "But the disk is busy only " + Fmt.pct(p.utilization()) + " of the time: a volume "
+              + "at its ceiling keeps requests queued all the time."));
     }
     return f;
   }
@@ -125,7 +148,8 @@ final class DiskThrottlingRule implements CauseRule {
     double util = latest(u, 3);
     double lat = latest(l, 3);
     double latBefore = l == null ? Double.NaN : job.earlierMedian(l);
-    if (!(util >= SATURATED && lat >= QUEUEING_FACTOR * latBefore
+    // busy at least half the time, not yet saturated: the credits run out over a minute or two
+    if (!(util >= IDLE_UTILIZATION && lat >= QUEUEING_FACTOR * latBefore
         && lat >= Signal.DISK_LATENCY.absoluteFloor())) {
       return f;
     }

@@ -6,6 +6,8 @@ import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.pipeline.JobView;
+import dev.checkpointdoctor.detector.trend.GrowthReading;
+import dev.checkpointdoctor.detector.trend.GrowthTest;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -64,7 +66,11 @@ final class JobEvidence {
     this.now = view.eventTimeMs();
     long first = now;
     for (Anomaly a : open) {
-      first = Math.min(first, a.startedAtMs());
+      // a trend anomaly starts where the data that showed the growth starts, hours back: it
+      // dates no fault's onset
+      if (!GrowthTest.ANOMALY_SCOPE.equals(a.scope())) {
+        first = Math.min(first, a.startedAtMs());
+      }
     }
     this.onset = first;
     this.recentFrom = Math.max(now - MAX_RECENT_MS, Math.min(onset, now - MIN_RECENT_MS));
@@ -110,6 +116,11 @@ final class JobEvidence {
       memo.put(key, compute.get());
     }
     return (T) memo.get(key);
+  }
+
+  /** The pipeline's latest trend reading of a job-level checkpoint signal, or null. */
+  GrowthReading growth(Signal s) {
+    return view.growth(s);
   }
 
   List<SeriesHistory> histories(Signal s) {
@@ -455,6 +466,11 @@ final class JobEvidence {
 
   static String clock(long ms) {
     return CLOCK.format(Instant.ofEpochMilli(ms)) + " UTC";
+  }
+
+  /** "14:00 UTC on 2026-11-29", for windows that reach past today. */
+  static String dateTime(long ms) {
+    return clock(ms) + " on " + Instant.ofEpochMilli(ms).toString().substring(0, 10);
   }
 
   /** Task name of a {@code task:<name>/<subtask>} scope. */

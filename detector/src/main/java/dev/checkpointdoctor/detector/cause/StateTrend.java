@@ -2,40 +2,78 @@ package dev.checkpointdoctor.detector.cause;
 
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
+import dev.checkpointdoctor.detector.trend.GrowthReading;
+import dev.checkpointdoctor.detector.trend.GrowthTest;
+import dev.checkpointdoctor.detector.trend.SenSlope;
 
 /**
- * The trend of the checkpointed state over the last {@link #FIT_MS} (full size when Flink reports
- * it, else the checkpointed size), one point per completed checkpoint.
+ * The trend of the checkpointed state (full size when Flink reports it, else the checkpointed
+ * size): the pipeline's trend test when it sees growth (two hours of raw points, or days of hourly
+ * medians), else a fit of what the job has of the last {@link #FIT_MS} (or, when that is not a
+ * line, of what came since the trouble's onset), in-flight data taken out, for growth fast enough
+ * to break a band within minutes. Every window quoted is the data's own.
  */
-record StateTrend(Signal signal, Stats.Trend trend, double now, double before, double first) {
+record StateTrend(Signal signal, GrowthReading reading, boolean historyStart) {
+  /** The most a young job's own fit reaches back. */
   static final long FIT_MS = 90 * 60_000L;
-  /** Growth that counts, as a share of the current size per hour. */
+  /** Growth that counts in that fit, as a share of the size per hour. */
   static final double MIN_GROWTH_PER_HOUR = 0.03;
-  static final double MIN_RISING_SHARE = 0.7;
+  /**
+   * The fewest points a fit reads: those whose slope interval has a lower bound at all (7 at the
+   * trend test's 99 %); with fewer, the fit can never say growing.
+   */
+  static final int MIN_POINTS = SenSlope.fewestPoints(GrowthTest.CONFIDENCE);
+  /** Points before the onset that the fit since the onset starts with. */
+  static final int ONSET_LEAD = 3;
 
   static StateTrend of(JobEvidence job) {
     return job.memo("state_trend", () -> fit(job));
   }
 
   private static StateTrend fit(JobEvidence job) {
-    StateTrend t = of(job, Signal.CHECKPOINT_FULL_SIZE);
-    return t != null ? t : of(job, Signal.CHECKPOINT_SIZE);
+    Signal s = job.jobSeries(Signal.CHECKPOINT_FULL_SIZE) != null
+        ? Signal.CHECKPOINT_FULL_SIZE : Signal.CHECKPOINT_SIZE;
+    return of(job, s);
   }
 
   private static StateTrend of(JobEvidence job, Signal s) {
+    GrowthReading watched = job.growth(s);
+    if (watched != null && watched.growing()) {
+      return new StateTrend(s, watched, false);
+    }
     SeriesHistory h = job.jobSeries(s);
-    if (h == null) {
+    if (h == null || h.size() == 0) {
       return null;
     }
-    long from = job.now() - FIT_MS;
+    StateTrend own = fit(job, s, h, job.now() - FIT_MS);
+    if ((own == null || !own.growing()) && job.onset() < job.now()) {
+      // Growth that set in minutes ago, after a flat stretch, is a line only since it set in;
+      // the band noticed it a few checkpoints late, so the fit starts a few points earlier, and
+      // reaches back far enough for a slope interval (fast growth caught within seconds of its
+      // onset has fewer checkpoints since than that; the flat points before only lower its rate).
+      int i = 0;
+      while (i < h.size() && h.timeMs(i) < job.onset()) {
+        i++;
+      }
+      int first = Math.max(0, Math.min(i - ONSET_LEAD, h.size() - MIN_POINTS));
+      StateTrend since = fit(job, s, h, h.timeMs(first));
+      own = since != null && since.growing() ? since : own;
+    }
+    if (own == null || (!own.growing() && watched != null)) {
+      return watched == null ? null : new StateTrend(s, watched, false);
+    }
+    return own;
+  }
+
+  private static StateTrend fit(JobEvidence job, Signal s, SeriesHistory h, long from) {
     long[] t = JobEvidence.times(h, from);
     double[] v = JobEvidence.slice(h, from, Long.MAX_VALUE);
-    if (v.length < 6) {
+    if (v.length < MIN_POINTS) {
       return null;
     }
     withoutInFlightData(job, t, v);
-    Stats.Trend trend = Stats.trend(t, v);
-    return new StateTrend(s, trend, trend.valueAtRef(), v[0], v[0]);
+    GrowthReading r = GrowthTest.ofPoints(s, t, v, v.length, job.now(), MIN_GROWTH_PER_HOUR, 0);
+    return r == null ? null : new StateTrend(s, r, t[0] <= h.timeMs(0));
   }
 
   /**
@@ -58,18 +96,29 @@ record StateTrend(Signal signal, Stats.Trend trend, double now, double before, d
     }
   }
 
-  /** Relative growth per hour against the current size. */
+  /** The size now (the median of the last points read). */
+  double now() {
+    return reading.toValue();
+  }
+
+  /** The size where the window starts. */
+  double before() {
+    return reading.fromValue();
+  }
+
+  /** Relative growth per hour (compounding). */
   double growthPerHour() {
-    return now > 0 ? trend.perHour() / now : 0;
+    return reading.rate();
   }
 
   boolean growing() {
-    return growthPerHour() >= MIN_GROWTH_PER_HOUR && trend.risingShare() >= MIN_RISING_SHARE;
+    return reading.growing();
   }
 
   String sentence() {
-    return String.format("%s is %s, growing %s/h (%s per hour)",
+    return String.format("%s grew from %s to %s %s: %s",
         signal == Signal.CHECKPOINT_FULL_SIZE ? "full checkpoint size" : "checkpoint size",
-        Fmt.bytes(now), Fmt.bytes(trend.perHour()), Fmt.pct(growthPerHour()));
+        Fmt.bytes(before()), Fmt.bytes(now()), TrendWords.window(reading, historyStart),
+        TrendWords.rate(reading));
   }
 }

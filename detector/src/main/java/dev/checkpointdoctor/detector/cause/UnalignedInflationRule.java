@@ -36,14 +36,22 @@ final class UnalignedInflationRule implements CauseRule {
     }
     double[] before = job.earlier(h);
     boolean unaligned = Stats.max(before) > 0 || h.value(h.size() - 1) > 0;
-    int since = JobEvidence.count(h, job.onset(), Long.MAX_VALUE);
-    if (!unaligned || since >= MIN_CHECKPOINTS || job.onset() >= job.now()) {
+    // counted from the back-pressure that fills the buffers, which may come after the first
+    // sign of trouble (a sink slowing down over minutes is busy before it back-pressures)
+    long from = job.onset();
+    Change bp = GcPressureRule.strongest(job, Signal.BACKPRESSURE);
+    if (bp != null && bp.higher()) {
+      long pressed = job.onset(GcPressureRule.series(job, Signal.BACKPRESSURE, bp.scope()), true);
+      from = Math.max(from, pressed);
+    }
+    int since = JobEvidence.count(h, from, Long.MAX_VALUE);
+    if (!unaligned || since >= MIN_CHECKPOINTS || from >= job.now()) {
       return f;
     }
-    f.onset(job.onset(), JobEvidence.spacing(h), "in-flight data");
+    f.onset(from, JobEvidence.spacing(h), "in-flight data");
     return f.pending(String.format("the job runs unaligned checkpoints, and %d of the %d "
         + "checkpoints needed to judge their in-flight data have completed since %s.", since,
-        MIN_CHECKPOINTS, JobEvidence.clock(job.onset())));
+        MIN_CHECKPOINTS, JobEvidence.clock(from)));
   }
 
   @Override

@@ -49,15 +49,19 @@ final class JobRun {
   /** The newest finished frame: samples at or before it arrived too late. */
   long lastFinalTs = NONE;
   private long firstFrameTs = NONE;
+  private boolean startDecided;
   private double lastMarker = Double.NaN;
   private boolean everMarker;
   private long markerAdvanceTs = NONE;
   private int owed;
   private double lastFailed;
   private double lastRestarts;
+  /** The job runs under this job_id after another one: resubmitted or redeployed. */
+  private final boolean resubmitted;
 
   JobRun(String jobId, boolean restart) {
     this.jobId = jobId;
+    this.resubmitted = restart;
     // counters of a restarted job start from 0; on first sight of a job we only get a baseline
     this.lastFailed = restart ? 0 : Double.NaN;
     this.lastRestarts = restart ? 0 : Double.NaN;
@@ -112,11 +116,24 @@ final class JobRun {
     final long t = f.ts;
     final int m = f.mask;
     final double[] v = f.vals;
+    // completion marker: lastCompletedCheckpointId (1.17+) else numberOfCompletedCheckpoints
+    boolean hasId = has(m, Kind.CP_COMPLETED_ID);
     if (firstFrameTs == NONE) {
       firstFrameTs = t;
     }
-    // completion marker: lastCompletedCheckpointId (1.17+) else numberOfCompletedCheckpoints
-    boolean hasId = has(m, Kind.CP_COMPLETED_ID);
+    if (!startDecided && (resubmitted || hasId || has(m, Kind.CP_COMPLETED_COUNT))) {
+      // Decided on the run's first frame that has a completion marker, and dated at its first
+      // frame: which series a frame holds depends on how delivery ordered them (a lagging shard
+      // leaves the first frame without its marker), the run's first scrape does not.
+      startDecided = true;
+      boolean noneCompletedYet = hasId ? v[Kind.CP_COMPLETED_ID.ordinal()] < 0
+          : has(m, Kind.CP_COMPLETED_COUNT) && v[Kind.CP_COMPLETED_COUNT.ordinal()] == 0;
+      if (resubmitted || noneCompletedYet) {
+        // the job runs under a new job_id (resubmitted, redeployed), or has not completed a
+        // checkpoint yet (just submitted): either way it started with this run
+        out.accept(new Observation(job, Signal.RESTARTS, Signal.START_SCOPE, firstFrameTs, 1));
+      }
+    }
     if (hasId || has(m, Kind.CP_COMPLETED_COUNT)) {
       double marker = hasId ? v[Kind.CP_COMPLETED_ID.ordinal()]
           : v[Kind.CP_COMPLETED_COUNT.ordinal()];

@@ -13,6 +13,9 @@ import java.util.Map;
  * @param relativeFloor smallest band half-width as a fraction of the expected value
  * @param openAfter consecutive out-of-band observations that open an anomaly
  * @param resolveAfter consecutive in-band observations that resolve it
+ * @param newNormalAfter how long (event time) a departure must hold as one stable level before
+ *     it becomes the new normal: the anomaly resolves as such and the baseline re-learns from the
+ *     new level; {@link Duration#ZERO} never does
  * @param failureWindow trailing event-time window over which failed checkpoints are counted
  * @param checkpointTimeout the Flink checkpoint timeout assumed for forecasts
  * @param hostAliases explicit Flink host to node name mapping, used when labels do not join
@@ -25,6 +28,7 @@ public record DetectorSettings(
     double relativeFloor,
     int openAfter,
     int resolveAfter,
+    Duration newNormalAfter,
     Duration failureWindow,
     Duration checkpointTimeout,
     Map<String, String> hostAliases) {
@@ -38,6 +42,8 @@ public record DetectorSettings(
     require(relativeFloor >= 0 && relativeFloor < 10, "relativeFloor must be in [0, 10)");
     require(openAfter >= 1, "openAfter must be at least 1");
     require(resolveAfter >= 1, "resolveAfter must be at least 1");
+    require(newNormalAfter != null && !newNormalAfter.isNegative(),
+        "newNormalAfter must be >= 0 (0 = never)");
     require(failureWindow != null && !failureWindow.isNegative() && !failureWindow.isZero(),
         "failureWindow must be > 0");
     require(checkpointTimeout != null && !checkpointTimeout.isNegative()
@@ -47,24 +53,34 @@ public record DetectorSettings(
 
   public static DetectorSettings defaults() {
     return new DetectorSettings(
-        20, 120, Duration.ofDays(3), 4.0, 0.1, 3, 3,
+        20, 120, Duration.ofDays(3), 4.0, 0.1, 3, 3, Duration.ofHours(6),
         Duration.ofMinutes(30), Duration.ofMinutes(10), Map.of());
   }
 
   public DetectorSettings withMinObservations(int n) {
     return new DetectorSettings(n, Math.max(windowSize, n), halfLife, bandWidth, relativeFloor,
-        openAfter, resolveAfter, failureWindow, checkpointTimeout, hostAliases);
+        openAfter, resolveAfter, newNormalAfter, failureWindow, checkpointTimeout, hostAliases);
   }
 
   public DetectorSettings withHostAliases(Map<String, String> aliases) {
     return new DetectorSettings(minObservations, windowSize, halfLife, bandWidth, relativeFloor,
-        openAfter, resolveAfter, failureWindow, checkpointTimeout, aliases);
+        openAfter, resolveAfter, newNormalAfter, failureWindow, checkpointTimeout, aliases);
+  }
+
+  public DetectorSettings withNewNormalAfter(Duration after) {
+    return new DetectorSettings(minObservations, windowSize, halfLife, bandWidth, relativeFloor,
+        openAfter, resolveAfter, after, failureWindow, checkpointTimeout, hostAliases);
+  }
+
+  /** True when a lasting level may become the new normal ({@link #newNormalAfter} is not 0). */
+  public boolean learnsNewNormal() {
+    return !newNormalAfter.isZero();
   }
 
   /** The same settings with the job's own checkpoint timeout (as Flink reports it). */
   public DetectorSettings withCheckpointTimeout(Duration timeout) {
     return new DetectorSettings(minObservations, windowSize, halfLife, bandWidth, relativeFloor,
-        openAfter, resolveAfter, failureWindow, timeout, hostAliases);
+        openAfter, resolveAfter, newNormalAfter, failureWindow, timeout, hostAliases);
   }
 
   private static void require(boolean ok, String message) {

@@ -33,7 +33,13 @@ public enum Signal {
   BUSY("ms/s", Direction.UP, 100),
   /** Records in per second. */
   RECORDS_IN("1/s", Direction.DOWN, 1),
-  /** Job restarts seen in this observation (context, never an anomaly). */
+  /**
+   * Job (re)starts seen in this observation: failover restarts of the same job_id (scope {@code
+   * job}, the increment of numRestarts), and 1 in scope {@link #START_SCOPE} when the job appears
+   * under a new job_id (resubmitted, redeployed) or with no completed checkpoint yet (just
+   * submitted). Context, never an anomaly; the job's other baselines treat either as a start-up
+   * (see SignalTracker#jobStarted).
+   */
   RESTARTS("count", Direction.NONE, 0.5),
   /** Garbage-collection time, ms per second. */
   GC_TIME("ms/s", Direction.UP, 20),
@@ -62,6 +68,12 @@ public enum Signal {
   /** Fraction of CFS periods in which the container was throttled (0..1). */
   CPU_THROTTLING("ratio", Direction.UP, 0.05);
 
+  /**
+   * Scope of the {@link #RESTARTS} observation that reports a new deployment: a new job_id, or a
+   * job seen before its first completed checkpoint.
+   */
+  public static final String START_SCOPE = "start";
+
   private final String id;
   private final String unit;
   private final Direction direction;
@@ -89,6 +101,14 @@ public enum Signal {
 
   public double absoluteFloor() {
     return absoluteFloor;
+  }
+
+  /**
+   * Whether a lasting, stable departure of this signal may become its new normal. Failed
+   * checkpoints and stopped writes are trouble at any steady level, so they never do.
+   */
+  public boolean mayBecomeNormal() {
+    return this != CHECKPOINT_FAILURES && this != ROCKSDB_WRITE_STOPPED;
   }
 
   /**

@@ -19,11 +19,18 @@ import java.util.zip.CRC32;
 /**
  * Binary form of {@link DetectorState}: magic, version, body, CRC-32 of the body. A torn or
  * tampered file fails the checksum instead of restoring half a state.
+ *
+ * <p>The body ends with tagged sections ({@code int tag, int length, bytes}) until its end: a
+ * snapshot written before a section existed simply has none and still reads, and a reader skips
+ * tags it does not know. {@link #HISTORIES} holds the raw recent points, hourly summaries and
+ * trend state per (job, signal, scope).
  */
 public final class DetectorStateCodec {
   private static final int MAGIC = 0x43504453; // "CPDS"
-  private static final int VERSION = 1;
+  /** 2: anomalies carry their resolution; version 1 is still read (resolved = returned). */
+  private static final int VERSION = 2;
   private static final int MAX_STRING = 1 << 16;
+  static final int HISTORIES = 1;
 
   private DetectorStateCodec() {}
 
@@ -59,6 +66,13 @@ public final class DetectorStateCodec {
       for (Diagnosis d : state.diagnoses().values()) {
         writeDiagnosis(out, d);
       }
+      if (!state.histories().isEmpty()) {
+        ByteArrayOutputStream section = new ByteArrayOutputStream(4096);
+        writeHistories(new DataOutputStream(section), state.histories());
+        out.writeInt(HISTORIES);
+        out.writeInt(section.size());
+        section.writeTo(out);
+      }
       out.flush();
       byte[] bodyBytes = body.toByteArray();
       CRC32 crc = new CRC32();
@@ -85,7 +99,7 @@ public final class DetectorStateCodec {
         throw new IOException("not a Checkpoint Doctor snapshot (bad magic)");
       }
       int version = f.readInt();
-      if (version != VERSION) {
+      if (version < 1 || version > VERSION) {
         throw new IOException("unsupported snapshot version " + version);
       }
       int length = f.readInt();
@@ -99,13 +113,13 @@ public final class DetectorStateCodec {
       if (f.readLong() != crc.getValue()) {
         throw new IOException("snapshot checksum mismatch");
       }
-      return decodeBody(new DataInputStream(new ByteArrayInputStream(body)));
+      return decodeBody(new DataInputStream(new ByteArrayInputStream(body)), version);
     } catch (EOFException e) {
       throw new IOException("snapshot is truncated", e);
     }
   }
 
-  private static DetectorState decodeBody(DataInputStream in) throws IOException {
+  private static DetectorState decodeBody(DataInputStream in, int version) throws IOException {
     long eventTime = in.readLong();
     long nextId = in.readLong();
     int n = count(in.readInt(), "trackers");
@@ -121,13 +135,13 @@ public final class DetectorStateCodec {
       }
       byte[] blob = new byte[len];
       in.readFully(blob);
-      Anomaly open = in.readBoolean() ? readAnomaly(in) : null;
+      Anomaly open = in.readBoolean() ? readAnomaly(in, version) : null;
       trackers.add(new DetectorState.TrackerState(job, signal, scope, join, blob, open));
     }
     int r = count(in.readInt(), "resolved anomalies");
     List<Anomaly> resolved = new ArrayList<>(r);
     for (int i = 0; i < r; i++) {
-      resolved.add(readAnomaly(in));
+      resolved.add(readAnomaly(in, version));
     }
     int j = count(in.readInt(), "jobs");
     Map<String, Long> lastSeen = new HashMap<>();
@@ -140,7 +154,123 @@ public final class DetectorStateCodec {
       Diagnosis d = readDiagnosis(in);
       diagnoses.put(d.job(), d);
     }
-    return new DetectorState(eventTime, nextId, trackers, resolved, lastSeen, diagnoses);
+    List<DetectorState.HistoryState> histories = List.of();
+    while (in.available() > 0) {
+      int tag = in.readInt();
+      int length = in.readInt();
+      if (length < 0 || length > in.available()) {
+        throw new IOException("section " + tag + " of " + length + " bytes does not fit");
+      }
+      byte[] section = new byte[length];
+      in.readFully(section);
+      if (tag == HISTORIES) {
+        DataInputStream h = new DataInputStream(new ByteArrayInputStream(section));
+        histories = readHistories(h, version);
+        if (h.available() > 0) {
+          throw new IOException("histories section has " + h.available() + " stray bytes");
+        }
+      }
+    }
+    return new DetectorState(eventTime, nextId, trackers, resolved, lastSeen, diagnoses,
+        histories);
+  }
+
+  /**
+   * Times as zig-zag varint deltas (a few bytes each: points are seconds to minutes apart),
+   * values as the doubles they are, so a restored rule reads exactly what it read before.
+   */
+  private static void writeHistories(DataOutputStream out,
+      List<DetectorState.HistoryState> histories) throws IOException {
+    out.writeInt(histories.size());
+    for (DetectorState.HistoryState h : histories) {
+      out.writeUTF(h.job());
+      out.writeUTF(h.signal().id());
+      out.writeUTF(h.scope());
+      out.writeInt(h.timesMs().length);
+      long previous = 0;
+      for (int i = 0; i < h.timesMs().length; i++) {
+        long delta = h.timesMs()[i] - previous;
+        writeVarLong(out, (delta << 1) ^ (delta >> 63));
+        previous = h.timesMs()[i];
+        out.writeDouble(h.values()[i]);
+      }
+      writeBlob(out, h.hourly());
+      writeBlob(out, h.trend());
+      out.writeBoolean(h.trendAnomaly() != null);
+      if (h.trendAnomaly() != null) {
+        writeAnomaly(out, h.trendAnomaly());
+      }
+    }
+  }
+
+  private static List<DetectorState.HistoryState> readHistories(DataInputStream in,
+      int version) throws IOException {
+    int n = count(in.readInt(), "histories");
+    List<DetectorState.HistoryState> out = new ArrayList<>(n);
+    for (int k = 0; k < n; k++) {
+      String job = in.readUTF();
+      Signal signal = signal(in.readUTF());
+      String scope = in.readUTF();
+      int points = in.readInt();
+      if (points < 0 || points > 1 << 20) {
+        throw new IOException("history of " + points + " points");
+      }
+      long[] times = new long[points];
+      double[] values = new double[points];
+      long previous = 0;
+      for (int i = 0; i < points; i++) {
+        long zigzag = readVarLong(in);
+        previous += (zigzag >>> 1) ^ -(zigzag & 1);
+        times[i] = previous;
+        values[i] = in.readDouble();
+      }
+      byte[] hourly = readBlob(in);
+      byte[] trend = readBlob(in);
+      Anomaly trendAnomaly = in.readBoolean() ? readAnomaly(in, version) : null;
+      out.add(new DetectorState.HistoryState(job, signal, scope, times, values, hourly, trend,
+          trendAnomaly));
+    }
+    return out;
+  }
+
+  private static void writeBlob(DataOutputStream out, byte[] blob) throws IOException {
+    out.writeInt(blob == null ? -1 : blob.length);
+    if (blob != null) {
+      out.write(blob);
+    }
+  }
+
+  private static byte[] readBlob(DataInputStream in) throws IOException {
+    int len = in.readInt();
+    if (len == -1) {
+      return null;
+    }
+    if (len < 0 || len > 1 << 24) {
+      throw new IOException("blob length " + len);
+    }
+    byte[] b = new byte[len];
+    in.readFully(b);
+    return b;
+  }
+
+  private static void writeVarLong(DataOutputStream out, long v) throws IOException {
+    while ((v & ~0x7FL) != 0) {
+      out.writeByte((int) ((v & 0x7F) | 0x80));
+      v >>>= 7;
+    }
+    out.writeByte((int) v);
+  }
+
+  private static long readVarLong(DataInputStream in) throws IOException {
+    long v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      int b = in.readUnsignedByte();
+      v |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        return v;
+      }
+    }
+    throw new IOException("malformed varint");
   }
 
   private static void writeAnomaly(DataOutputStream out, Anomaly a) throws IOException {
@@ -157,6 +287,8 @@ public final class DetectorStateCodec {
     out.writeDouble(a.upper());
     out.writeDouble(a.score());
     writeCauses(out, a.causes());
+    out.writeByte(a.resolution() == null ? 0 : 1 + a.resolution().ordinal());
+    out.writeLong(a.newNormalSinceMs());
   }
 
   private static void writeCauses(DataOutputStream out, List<CauseHypothesis> causes)
@@ -231,7 +363,7 @@ public final class DetectorStateCodec {
     }
   }
 
-  private static Anomaly readAnomaly(DataInputStream in) throws IOException {
+  private static Anomaly readAnomaly(DataInputStream in, int version) throws IOException {
     long id = in.readLong();
     String job = in.readUTF();
     Signal signal = signal(in.readUTF());
@@ -245,8 +377,19 @@ public final class DetectorStateCodec {
       double lower = in.readDouble();
       double upper = in.readDouble();
       double score = in.readDouble();
+      List<CauseHypothesis> causes = readCauses(in);
+      if (version < 2) {
+        return new Anomaly(id, job, signal, scope, open, started, ended, observed, expected,
+            lower, upper, score, causes);
+      }
+      int resolution = in.readUnsignedByte();
+      long since = in.readLong();
+      if (resolution > Anomaly.Resolution.values().length) {
+        throw new IOException("anomaly " + id + " has an unknown resolution " + resolution);
+      }
       return new Anomaly(id, job, signal, scope, open, started, ended, observed, expected, lower,
-          upper, score, readCauses(in));
+          upper, score, causes,
+          resolution == 0 ? null : Anomaly.Resolution.values()[resolution - 1], since);
     } catch (IllegalArgumentException e) {
       throw new IOException("invalid anomaly " + id + ": " + e.getMessage(), e);
     }

@@ -4,6 +4,8 @@ import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
+import dev.checkpointdoctor.detector.trend.GrowthReading;
+import dev.checkpointdoctor.detector.trend.HourlyHistory;
 import java.util.List;
 
 /** A read-only look at one job's state, for the diagnoser. Valid only during the call. */
@@ -19,10 +21,23 @@ public interface JobView {
 
   /**
    * Recent raw observations of {@code signal} in every scope of the job that has some, by scope.
-   * Bounded to the last two hours of event time; not restored from snapshots.
+   * Bounded to the last two hours of event time; restored from snapshots.
    */
   default List<SeriesHistory> history(Signal signal) {
     return List.of();
+  }
+
+  /**
+   * Hourly summaries of up to 14 days of a job-level checkpoint signal (duration, size, full
+   * size), or null for other signals and jobs without it.
+   */
+  default HourlyHistory hourly(Signal signal) {
+    return null;
+  }
+
+  /** The trend test's latest reading of a job-level checkpoint signal, or null. */
+  default GrowthReading growth(Signal signal) {
+    return null;
   }
 
   /**

@@ -11,6 +11,8 @@ import dev.checkpointdoctor.detector.model.JobSummary;
 import dev.checkpointdoctor.detector.model.Observation;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
+import dev.checkpointdoctor.detector.trend.GrowthReading;
+import dev.checkpointdoctor.detector.trend.HourlyHistory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -90,6 +92,13 @@ final class SignalBook {
     if (entry.history == null) {
       entry.history = new RecentHistory(o.signal(), o.scope());
       job.historyIndex = null;
+      if (TrendWatch.watched(o.signal(), o.scope())) {
+        entry.hourly = new HourlyHistory();
+        entry.trend = new TrendWatch(o.signal());
+      }
+    }
+    if (entry.hourly != null) {
+      entry.hourly.observe(o.timestampMs(), o.value(), entry.history); // before the raw add
     }
     entry.history.add(o.timestampMs(), o.value());
     if (readingHistory && entry.historySinceMs == Long.MIN_VALUE) {
@@ -98,7 +107,26 @@ final class SignalBook {
     if (o.join() != null) {
       entry.join = o.join();
     }
-    SignalTracker.Step step = entry.tracker.observe(o.timestampMs(), o.value());
+    if (o.signal() == Signal.CHECKPOINT_DURATION && "job".equals(o.scope())) {
+      for (Entry e : job.entries.values()) {
+        e.tracker.checkpointCompleted(o.timestampMs());
+      }
+    }
+    if (o.signal() == Signal.RESTARTS && o.value() > 0) {
+      boolean deployed = Signal.START_SCOPE.equals(o.scope());
+      if (deployed) {
+        job.lastStartMs = Math.max(job.lastStartMs, o.timestampMs());
+      }
+      for (Entry e : job.entries.values()) {
+        e.tracker.jobStarted(o.timestampMs(), deployed);
+      }
+    }
+    // a checkpoint longer than the spacing checkpoints are taken at is trouble at any load: a
+    // young baseline, which forgives unseen load, must not forgive that
+    SignalTracker.Step step = entry.key.signal == Signal.CHECKPOINT_DURATION
+        && "job".equals(entry.key.scope)
+        ? entry.tracker.observe(o.timestampMs(), o.value(), CheckpointSpacing.of(entry.history))
+        : entry.tracker.observe(o.timestampMs(), o.value());
     if (!job.touched) {
       job.touched = true;
       touched.add(job);
@@ -121,9 +149,11 @@ final class SignalBook {
           l.anomalyOpened(entry.open);
         }
       }
-      case RESOLVED -> {
+      case RESOLVED, NEW_NORMAL -> {
         if (entry.open != null) {
-          Anomaly resolvedAnomaly = entry.open.resolvedAt(step.timestampMs());
+          Anomaly resolvedAnomaly = step.transition() == SignalTracker.Transition.NEW_NORMAL
+              ? entry.open.becameNormalAt(step.timestampMs(), step.runStartMs())
+              : entry.open.resolvedAt(step.timestampMs());
           remember(resolvedAnomaly);
           entry.open = null;
           openCount--;
@@ -139,7 +169,74 @@ final class SignalBook {
         }
       }
     }
+    if (entry.trend != null) {
+      watchTrend(job, entry, o.timestampMs());
+    }
     return entry;
+  }
+
+  /**
+   * Whether checkpoint durations rise with one-sided 95 % confidence: the reading's interval is
+   * Sen's two-sided 99 % one (z 2.576), narrowed to z 1.645 around its slope.
+   */
+  private static boolean rising(GrowthReading d) {
+    return d.rate() - (1.645 / 2.576) * (d.rate() - d.lower()) > 0;
+  }
+
+  /**
+   * Runs the entry's trend test and keeps its trend anomaly: observed is the signal now,
+   * expected and the band are the baseline's, score is the growth in percent per hour, and it
+   * starts with the first of the growing readings that opened it (the evidence quotes the
+   * window the growth was fitted on, which reaches back before it).
+   */
+  private void watchTrend(Job job, Entry entry, long nowMs) {
+    TrendWatch w = entry.trend;
+    // with both sizes reported, the full size speaks for the state; the checkpointed size of
+    // incremental checkpoints follows the churn, not the state
+    boolean mayOpen = entry.key.signal != Signal.CHECKPOINT_SIZE
+        || !job.entries.containsKey(new Key(Signal.CHECKPOINT_FULL_SIZE, "job"));
+    if (entry.key.signal != Signal.CHECKPOINT_DURATION) {
+      // a state that grows is checkpoint trouble once checkpoints take longer with it (the
+      // duration's own trend rises): a size that follows the load while checkpoints do not
+      // slow down is no growth to warn of
+      Entry duration = job.entries.get(new Key(Signal.CHECKPOINT_DURATION, "job"));
+      GrowthReading d = duration == null || duration.trend == null ? null
+          : duration.trend.reading();
+      mayOpen &= d != null && rising(d);
+    }
+    TrendWatch.Transition t = w.observe(entry.history, entry.hourly, nowMs, mayOpen,
+        () -> job.histories(Signal.RECORDS_IN), job.lastStartMs,
+        entry.tracker::seasonReached);
+    if (t == TrendWatch.Transition.NONE) {
+      return;
+    }
+    GrowthReading r = w.reading();
+    BaselineView band = entry.tracker.view();
+    switch (t) {
+      case OPENED -> {
+        w.open = new Anomaly(anomalyIds.getAndIncrement(), job.name, entry.key.signal,
+            TrendWatch.SCOPE, true,
+            Math.min(w.growingSinceMs(), nowMs), -1, r.toValue(), band.expected(), band.lower(),
+            band.upper(), r.rate() * 100,
+            job.diagnosis == null ? List.of() : job.diagnosis.ranked());
+        openCount++;
+        for (DetectorListener l : listeners) {
+          l.anomalyOpened(w.open);
+        }
+      }
+      case RESOLVED -> {
+        Anomaly ended = w.open.resolvedAt(Math.max(nowMs, w.open.startedAtMs()));
+        remember(ended);
+        w.open = null;
+        openCount--;
+        for (DetectorListener l : listeners) {
+          l.anomalyResolved(ended);
+        }
+      }
+      case UPDATED -> w.open = w.open.withLatest(r.toValue(), band.expected(), band.lower(),
+          band.upper(), r.rate() * 100);
+      default -> { }
+    }
   }
 
   private Entry lookup(Observation o) {
@@ -148,6 +245,10 @@ final class SignalBook {
     Entry entry = job.entries.get(key);
     if (entry == null) {
       entry = new Entry(job, key, new SignalTracker(o.signal(), settings));
+      if (job.lastStartMs != Long.MIN_VALUE) {
+        // a series that first reports after the job started is part of that start-up too
+        entry.tracker.jobStarted(job.lastStartMs, true);
+      }
       job.entries.put(key, entry);
       entryCount++;
     }
@@ -181,6 +282,9 @@ final class SignalBook {
         for (Entry e : job.entries.values()) {
           if (e.open != null) {
             e.open = e.open.withCauses(after.ranked());
+          }
+          if (e.trend != null && e.trend.open != null) {
+            e.trend.open = e.trend.open.withCauses(after.ranked());
           }
         }
       }
@@ -231,8 +335,23 @@ final class SignalBook {
         if (e.open != null) {
           out.add(e.open);
         }
+        if (e.trend != null && e.trend.open != null) {
+          out.add(e.trend.open);
+        }
       }
       return out;
+    }
+
+    @Override
+    public HourlyHistory hourly(Signal signal) {
+      Entry e = job.entries.get(new Key(signal, "job"));
+      return e == null ? null : e.hourly;
+    }
+
+    @Override
+    public GrowthReading growth(Signal signal) {
+      Entry e = job.entries.get(new Key(signal, "job"));
+      return e == null || e.trend == null ? null : e.trend.reading();
     }
 
     @Override
@@ -314,6 +433,9 @@ final class SignalBook {
         if (e.open != null) {
           out.add(e.open);
         }
+        if (e.trend != null && e.trend.open != null) {
+          out.add(e.trend.open);
+        }
       }
     }
     return out;
@@ -321,6 +443,7 @@ final class SignalBook {
 
   DetectorState snapshot(long eventTimeMs) {
     List<DetectorState.TrackerState> trackers = new ArrayList<>();
+    List<DetectorState.HistoryState> histories = new ArrayList<>();
     Map<String, Long> lastSeen = new HashMap<>();
     Map<String, Diagnosis> diagnoses = new HashMap<>();
     for (Job j : jobs.values()) {
@@ -332,10 +455,13 @@ final class SignalBook {
         Entry entry = e.getValue();
         trackers.add(new DetectorState.TrackerState(j.name, e.getKey().signal, e.getKey().scope,
             entry.join, serialize(entry.tracker), entry.open));
+        if (entry.history != null) {
+          histories.add(HistorySnapshot.of(j.name, entry.history, entry.hourly, entry.trend));
+        }
       }
     }
     return new DetectorState(eventTimeMs, anomalyIds.get(), trackers, List.copyOf(resolved),
-        lastSeen, diagnoses);
+        lastSeen, diagnoses, histories);
   }
 
   void restore(DetectorState state) {
@@ -351,6 +477,18 @@ final class SignalBook {
       }
       job.historyIndex = null; // a replaced entry's history must not be handed out any more
       if (entry.open != null) {
+        openCount++;
+      }
+    }
+    for (DetectorState.HistoryState h : state.histories()) {
+      Job job = jobs.get(h.job());
+      Entry entry = job == null ? null : job.entries.get(new Key(h.signal(), h.scope()));
+      if (entry == null) {
+        continue; // a history without its baseline: nothing would read it
+      }
+      HistorySnapshot.restore(h, entry);
+      job.historyIndex = null;
+      if (entry.trend != null && entry.trend.open != null) {
         openCount++;
       }
     }
@@ -400,8 +538,11 @@ final class SignalBook {
     String scopeRef;
     Anomaly open;
     String join;
-    /** Not snapshotted: rebuilt from new observations after a restore. */
+    /** Snapshotted with its points (see {@link DetectorState.HistoryState}). */
     RecentHistory history;
+    /** Hourly summaries and the trend test, for the job-level checkpoint signals only. */
+    HourlyHistory hourly;
+    TrendWatch trend;
     /** First observation learned from history; not snapshotted (a restart shows live only). */
     long historySinceMs = Long.MIN_VALUE;
 
@@ -416,6 +557,8 @@ final class SignalBook {
     final String name;
     final Map<Key, Entry> entries = new HashMap<>();
     long lastSeenMs = Long.MIN_VALUE;
+    /** Event time of the job's last deployment (a new job_id), as RESTARTS reported it. */
+    long lastStartMs = Long.MIN_VALUE;
     Diagnosis diagnosis;
     /** In {@code touched}: a flag is cheaper than a hash lookup per observation. */
     boolean touched;
@@ -454,6 +597,9 @@ final class SignalBook {
       int n = 0;
       for (Entry e : entries.values()) {
         if (e.open != null) {
+          n++;
+        }
+        if (e.trend != null && e.trend.open != null) {
           n++;
         }
       }

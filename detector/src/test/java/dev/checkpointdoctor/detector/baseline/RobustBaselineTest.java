@@ -23,7 +23,7 @@ class RobustBaselineTest {
   static final double EPS = 1e-9;
 
   static DetectorSettings settings(int min, int window, Duration halfLife) {
-    return new DetectorSettings(min, window, halfLife, 4.0, 0.1, 3, 3,
+    return new DetectorSettings(min, window, halfLife, 4.0, 0.1, 3, 3, Duration.ofHours(6),
         Duration.ofMinutes(30), Duration.ofMinutes(10), Map.of());
   }
 

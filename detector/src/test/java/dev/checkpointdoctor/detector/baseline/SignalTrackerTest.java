@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.checkpointdoctor.detector.baseline.SignalTracker.Step;
 import dev.checkpointdoctor.detector.baseline.SignalTracker.Transition;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
+import dev.checkpointdoctor.detector.model.Direction;
 import dev.checkpointdoctor.detector.model.Signal;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
@@ -50,13 +51,18 @@ class SignalTrackerTest {
     return steps;
   }
 
+  /** A tracker judging by its baseline's own band from the start (no youth widening). */
+  static SignalTracker mature(Signal signal, DetectorSettings settings) {
+    return SignalTracker.withoutYouth(new SignalTracker(signal, settings));
+  }
+
   static DetectorSettings small(int min, int window, Duration halfLife) {
     return RobustBaselineTest.settings(min, window, halfLife);
   }
 
   @Test
   void scoreIsARobustZScoreAgainstThePriorBand() {
-    SignalTracker t = new SignalTracker(Signal.DISK_LATENCY, small(5, 5, Duration.ofHours(1)));
+    SignalTracker t = mature(Signal.DISK_LATENCY, small(5, 5, Duration.ofHours(1)));
     Step first = t.observe(T0, 10);
     assertThat(first.expected()).isNaN(); // nothing learned before the first observation
     assertThat(first.score()).isNaN();
@@ -78,7 +84,7 @@ class SignalTrackerTest {
 
   @Test
   void scoreDenominatorFallsBackToTheFloorWhenMadIsZero() {
-    SignalTracker t = new SignalTracker(Signal.CHECKPOINT_DURATION,
+    SignalTracker t = mature(Signal.CHECKPOINT_DURATION,
         small(3, 10, Duration.ofDays(3)));
     for (int i = 0; i < 3; i++) {
       t.observe(ts(i), 1000);
@@ -110,7 +116,7 @@ class SignalTrackerTest {
 
   @Test
   void oneIsolatedSlowCheckpointOpensNothingAndBarelyMovesTheBaseline() {
-    SignalTracker t = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
+    SignalTracker t = mature(Signal.CHECKPOINT_DURATION, DEFAULTS);
     feedNormal(t, 0, 40);
     // median 1000, MAD 3 -> spread 4.4478; h = max(17.79, 100, 250) = 250
     BaselineView before = t.view();
@@ -128,6 +134,7 @@ class SignalTrackerTest {
     assertThat(t.view().upper()).isEqualTo(1250.0);
 
     List<Step> after = feedNormal(t, 41, 61);
+    // runs are consecutive: the first in-band observation ends it
     assertThat(after.get(0).runStartMs()).isEqualTo(SignalTracker.NO_RUN);
     assertThat(after).allSatisfy(s -> {
       assertThat(s.transition()).isEqualTo(Transition.NONE);
@@ -141,7 +148,7 @@ class SignalTrackerTest {
   void winsorizingKeepsASpikeFromBecomingTheMedianEvenWhenItWeighsMost() {
     // half-life 1 minute, one observation per 10 minutes: each older value weighs <= 2^-10,
     // so the newest value alone holds more than half of the weight.
-    SignalTracker t = new SignalTracker(Signal.CHECKPOINT_DURATION,
+    SignalTracker t = mature(Signal.CHECKPOINT_DURATION,
         small(3, 10, Duration.ofMinutes(1)));
     for (int i = 0; i < 5; i++) {
       t.observe(T0 + i * 10 * MINUTE, 1000);
@@ -156,7 +163,7 @@ class SignalTrackerTest {
 
   @Test
   void sustainedShiftOpensOnTheOpenAfterThObservationAndResolves() {
-    SignalTracker t = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
+    SignalTracker t = mature(Signal.CHECKPOINT_DURATION, DEFAULTS);
     feedNormal(t, 0, 40);
     List<Step> shifted = new ArrayList<>();
     for (int i = 40; i < 70; i++) {
@@ -214,12 +221,37 @@ class SignalTrackerTest {
   }
 
   @Test
-  void aRunMustStayOnOneSideAndBeConsecutive() {
-    SignalTracker t = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
+  void aRunEndsAtTheFirstInBandObservation() {
+    SignalTracker t = mature(Signal.CHECKPOINT_DURATION, DEFAULTS);
     feedNormal(t, 0, 40);
-    // out, out, in, out, out, in ... never three in a row
+    // out, in, in, out, in, in ... never two outside in a row
     for (int i = 40; i < 70; i++) {
-      Step s = t.observe(ts(i), (i - 40) % 3 == 2 ? normal(i) : 5000);
+      Step s = t.observe(ts(i), (i - 40) % 3 == 0 ? 5000 : normal(i));
+      assertThat(s.transition()).isEqualTo(Transition.NONE);
+    }
+    assertThat(t.open()).isFalse();
+    // (those ten excursions raised the scope's out-of-band rate: it now needs four)
+    assertThat(t.openingRule().needed(DEFAULTS.openAfter())).isEqualTo(4);
+    // a calm scope: out, in, out, in, out never opens (a sawtooth such as the checkpoint age's
+    // every-other-scrape is not a run); a run in a row does (four: the three excursions raised
+    // the scope's out-of-band rate)
+    SignalTracker calm = mature(Signal.CHECKPOINT_DURATION, DEFAULTS);
+    feedNormal(calm, 0, 40);
+    List<Transition> interrupted = new ArrayList<>();
+    for (int i = 40; i < 48; i++) {
+      interrupted.add(calm.observe(ts(i), i % 2 == 0 || i >= 45 ? 5000 : normal(i)).transition());
+    }
+    assertThat(interrupted).containsExactly(Transition.NONE, Transition.NONE, Transition.NONE,
+        Transition.NONE, Transition.NONE, Transition.NONE, Transition.NONE, Transition.OPENED);
+  }
+
+  @Test
+  void aRunMustStayOnOneSide() {
+    SignalTracker t = SignalTracker.forSeries(Direction.BOTH, 250, DEFAULTS);
+    feedNormal(t, 0, 40);
+    // above, above, below, below, above ... the side changes before three on one side
+    for (int i = 40; i < 70; i++) {
+      Step s = t.observe(ts(i), ((i - 40) / 2) % 2 == 0 ? 5000 : -3000);
       assertThat(s.transition()).isEqualTo(Transition.NONE);
     }
     assertThat(t.open()).isFalse();
@@ -407,18 +439,18 @@ class SignalTrackerTest {
     Signal d = Signal.CHECKPOINT_DURATION;
     long none = SignalTracker.NO_RUN;
     assertCorrupt(d, "run side", fields(false, 5, 0, none, 0));
-    assertCorrupt(d, "negative counters", fields(false, 1, -1, T0, 0));
+    assertCorrupt(d, "negative run length", fields(false, 1, -1, T0, 0));
     assertCorrupt(d, "negative counters", fields(true, 1, 0, T0, -3));
     assertCorrupt(d, "open without", fields(true, 0, 0, none, 0));
     assertCorrupt(d, "inside observations while closed", fields(false, 0, 0, none, 2));
     assertCorrupt(d, "inconsistent pending run", fields(false, 1, 0, T0, 0));
     assertCorrupt(Signal.RESTARTS, "never opens", fields(true, 1, 0, T0, 0));
     assertCorrupt(d, "truncated tracker", out -> out.writeBoolean(true));
-    byte[] badVersion = {7};
+    byte[] badVersion = {(byte) (SignalTracker.SNAPSHOT_VERSION + 1)};
     assertThatThrownBy(() -> SignalTracker.readFrom(
             new DataInputStream(new ByteArrayInputStream(badVersion)), d, DEFAULTS))
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("version 7");
+        .hasMessageContaining("version " + (SignalTracker.SNAPSHOT_VERSION + 1));
     // a corrupt embedded baseline surfaces as IOException too
     byte[] badBaseline = RobustBaselineTest.bytes(out -> {
       out.writeByte(1);

@@ -170,7 +170,7 @@ class CauseRankerScenarioTest {
     assertThat(d.confidence()).isBetween(0.6, 1.0);
     assertThat(sentences(d)).as(describe(d)).containsPattern("level-0 files at operator:window/")
         .contains("RocksDB slows writes at 20");
-    assertThat(confidenceOf(d, Cause.DISK_THROTTLING)).isLessThan(0.35);
+    assertThat(confidenceOf(d, Cause.DISK_THROTTLING)).as(describe(d)).isLessThan(0.35);
   }
 
   @ParameterizedTest
@@ -190,8 +190,9 @@ class CauseRankerScenarioTest {
     double expectedHours = (600_000 - s.baseDurationMs * 3.5) / s.baseDurationMs;
     assertThat(d.hoursToTimeout()).as(describe(d))
         .isCloseTo(expectedHours, org.assertj.core.data.Percentage.withPercentage(15));
-    assertThat(sentences(d)).contains("checkpoints will start timing out (timeout 10.0 min) in ~"
-        + String.format(java.util.Locale.ROOT, "%.0f", d.hoursToTimeout()) + " h");
+    assertThat(sentences(d)).contains("checkpoints reach the timeout (10.0 min) in ~"
+        + String.format(java.util.Locale.ROOT, "%.0f", d.hoursToTimeout()) + " h")
+        .contains("a straight line fits better than compounding");
     assertThat(confidenceOf(d, Cause.CHECKPOINT_STORAGE_SLOW)).isLessThan(0.35);
   }
 
@@ -251,6 +252,26 @@ class CauseRankerScenarioTest {
     assertThat(d.confidence()).isBetween(0.7, 1.0);
     assertThat(sentences(d)).containsPattern("Bottleneck: task Sink:_kafka subtask \\d is busy");
     assertThat(confidenceOf(d, Cause.DATA_SKEW)).isLessThan(0.35);
+  }
+
+  /**
+   * Behind a bottleneck, barriers reach the back-pressured subtasks unevenly: one of them waits
+   * far longer than its peers. It waits on its outputs, it does not hold a hot key.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {12, 13})
+  void aLaggingSubtaskThatIsBackPressuredItselfIsNotAHotKey(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.run(NORMAL_MIN, 10, (x, f) -> {
+      sinkBottleneck().apply(x, f);
+      for (int i = 0; i < x.parallelism; i++) {
+        x.startDelayMs[1][i] = i == 0 ? 30_000 * x.jitter() : 300 * x.jitter();
+      }
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("backpressure");
+    assertThat(evidenceOf(d, Cause.DATA_SKEW)).as(describe(d))
+        .anyMatch(t -> t.startsWith("But task window subtask 0 is back-pressured itself"));
   }
 
   /**
@@ -363,7 +384,9 @@ class CauseRankerScenarioTest {
     });
     Diagnosis d = diagnosis(s);
     assertThat(d.cause()).as(describe(d)).isEqualTo("cpu_throttling");
-    assertThat(d.confidence()).isBetween(0.7, 1.0);
+    // 0.65 without the busy tasks' support: a 100-minute-old job's baselines are young and judge
+    // with a wider band (SignalTracker.YOUTH_WIDENING), so the busy rise of seed 21 stays inside
+    assertThat(d.confidence()).isBetween(0.65, 1.0);
     assertThat(sentences(d)).containsPattern(
         "container:flink-tm-\\d/flink-main-container is CPU-throttled in [56]\\d % of CFS");
   }

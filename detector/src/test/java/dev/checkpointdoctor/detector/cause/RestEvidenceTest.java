@@ -93,8 +93,8 @@ class RestEvidenceTest {
         .isCloseTo((HOUR - base * 3.5) / base, Percentage.withPercentage(15));
     assertThat(plain.hoursToTimeout())
         .isCloseTo((600_000 - base * 3.5) / base, Percentage.withPercentage(15));
-    assertThat(String.join("\n", sentences(d))).contains("(timeout 60.0 min)");
-    assertThat(String.join("\n", sentences(plain))).contains("(timeout 10.0 min)");
+    assertThat(String.join("\n", sentences(d))).contains("reach the timeout (60.0 min)");
+    assertThat(String.join("\n", sentences(plain))).contains("reach the timeout (10.0 min)");
   }
 
   @Test

@@ -84,7 +84,7 @@ class JobFramesTest {
   @Test
   void failuresLeaveTheTrailingWindow() {
     f = new Feed(new DetectorSettings(20, 120, Duration.ofDays(3), 4.0, 0.1,
-        3, 3, Duration.ofMinutes(1), Duration.ofMinutes(10), Map.of()));
+        3, 3, Duration.ofHours(6), Duration.ofMinutes(1), Duration.ofMinutes(10), Map.of()));
     long[] at = {0, 10, 30, 70, 95};
     double[] failed = {0, 1, 3, 3, 3};
     In series = job("a1", "numberOfFailedCheckpoints", 0, 0);
@@ -115,9 +115,11 @@ class JobFramesTest {
     f.batch(job("b2", "lastCompletedCheckpointId", t2, 0),
         job("b2", "lastCheckpointDuration", t2, 80), job("b2", "numberOfFailedCheckpoints", t2, 1),
         job("b2", "numRestarts", t2, 0));
-    // t1: -1 sentinels, no completed checkpoint yet; counters of the new run start from 0;
-    // t2: checkpoint 0 completed, one more failure
-    assertThat(f.out).containsExactly(job(Signal.CHECKPOINT_AGE, t1, 0),
+    // t1: the new job_id is a start (RESTARTS 1), -1 sentinels, no completed checkpoint yet;
+    // counters of the new run start from 0; t2: checkpoint 0 completed, one more failure
+    assertThat(f.out).containsExactly(
+        new Observation(J, Signal.RESTARTS, Signal.START_SCOPE, t1, 1),
+        job(Signal.CHECKPOINT_AGE, t1, 0),
         job(Signal.CHECKPOINT_FAILURES, t1, 0), job(Signal.CHECKPOINT_DURATION, t2, 80),
         job(Signal.CHECKPOINT_AGE, t2, 0), job(Signal.CHECKPOINT_FAILURES, t2, 1));
     assertThat(f.x.currentJobId(J)).contains("b2");
@@ -148,6 +150,20 @@ class JobFramesTest {
   }
 
   @Test
+  void aStartIsDatedAtTheRunsFirstScrapeWhenItsMarkerArrivesAfterThatFrameFinished() {
+    // the completion marker's shard lags: the run's first frame finishes without it
+    f.batch(job("a1", "numberOfInProgressCheckpoints", T0, 1));
+    long t1 = T0 + 10 * S;
+    f.batch(job("a1", "numberOfInProgressCheckpoints", t1, 1));
+    f.batch(job("a1", "lastCompletedCheckpointId", t1, -1));
+    f.batch(job("a1", "numberOfInProgressCheckpoints", t1 + 10 * S, 1),
+        job("a1", "lastCompletedCheckpointId", t1 + 10 * S, -1));
+    // no checkpoint completed when the marker is first seen: the run started at its first scrape
+    assertThat(f.take(Signal.RESTARTS)).containsExactly(
+        new Observation(J, Signal.RESTARTS, Signal.START_SCOPE, T0, 1));
+  }
+
+  @Test
   void firstLookAtARestartedJobCountsItsFailuresFromZero() {
     In a1 = job("a1", "numberOfFailedCheckpoints", T0, 5);
     f.batch(a1);
@@ -172,8 +188,11 @@ class JobFramesTest {
           job("a1", "lastCheckpointSize", t[i], -1),
           job("a1", "numberOfInProgressCheckpoints", t[i], inProgress[i]));
     }
-    // no duration while -1; one at the completion; age since it: 10 s, then 35 s
-    assertThat(f.out).containsExactly(job(Signal.CHECKPOINT_AGE, t[0], 0),
+    // no checkpoint completed at first sight: the job is starting (RESTARTS 1); no duration
+    // while -1; one at the completion; age since it: 10 s, then 35 s
+    assertThat(f.out).containsExactly(
+        new Observation(J, Signal.RESTARTS, Signal.START_SCOPE, t[0], 1),
+        job(Signal.CHECKPOINT_AGE, t[0], 0),
         job(Signal.CHECKPOINT_IN_PROGRESS, t[0], 1),
         job(Signal.CHECKPOINT_DURATION, t[1], 500),
         job(Signal.CHECKPOINT_AGE, t[1], 0), job(Signal.CHECKPOINT_IN_PROGRESS, t[1], 0),

@@ -10,23 +10,22 @@ import dev.checkpointdoctor.detector.model.Direction;
  * The service's detector core on one NAB series: one {@link SignalTracker} fed row by row in
  * event time, with the same settings for every file.
  *
- * <p>Anomaly score: 0 on every row except the one where the tracker OPENS an anomaly, which gets
- * {@code |z| / (|z| + bandWidth)} of that row's robust score z. NAB charges every detected row
- * outside a window, while the service raises one alert per anomaly, so only the opening row is a
- * detection; the monotone map keeps the opening's strength, so NAB's threshold sweep can drop weak
- * openings (an opening has {@code |z| > bandWidth}, so its score is above 0.5).
- *
- * <p>An infinite z (the band had zero width: a series that sat exactly at 0) scores 0.5, the
- * weakest: it says only that a constant series moved, not how far, and on NAB's sparse count
- * series (tweets) such openings were mostly false alarms. This ordering is the one knob chosen
- * by looking at NAB scores (0 instead of 6.2 on the standard profile when infinite z ranked top).
+ * <p>Anomaly score: 0 on every row except the one where the tracker OPENS an anomaly. NAB charges
+ * every detected row outside a window, while the service raises one alert per anomaly, so only
+ * the opening row is a detection. The opening's score says how long the series had been quiet
+ * before it: {@code 1 - 2^(-quiet / 1 day)}, where quiet is the event time since the tracker's
+ * previous anomaly ended (or since the series' first row). NAB sweeps one threshold over all
+ * files, so the threshold it picks acts as a hold-off: an opening soon after the previous anomaly
+ * ended is the same trouble coming back (a series that flaps), not news. The mapping is monotone,
+ * so the day only sets the scale, not the order.
  */
 public final class NabDetector {
   /**
    * NAB's series have arbitrary units, so there is no unit floor to give: 0 leaves the band to
-   * the MAD and the settings' relative floor (a constant series then flags any change).
+   * the spread and the settings' relative floor.
    */
   static final double FLOOR = 0;
+  static final double QUIET_SCALE_MS = 86_400_000.0;
 
   private final DetectorSettings settings;
 
@@ -38,15 +37,20 @@ public final class NabDetector {
   public double[] scores(NabSeries series) {
     SignalTracker tracker = SignalTracker.forSeries(Direction.BOTH, FLOOR, settings);
     double[] out = new double[series.size()];
+    long quietSince = series.size() > 0 ? series.timestampsMs()[0] : 0;
     for (int i = 0; i < out.length; i++) {
       Step step = tracker.observe(series.timestampsMs()[i], series.values()[i]);
-      out[i] = step.transition() == Transition.OPENED ? strength(step.score()) : 0;
+      if (step.transition() == Transition.OPENED) {
+        out[i] = strength(step.timestampMs() - quietSince);
+      } else if (step.transition() != Transition.NONE) {
+        quietSince = step.timestampMs();
+      }
     }
     return out;
   }
 
-  double strength(double z) {
-    double a = Math.abs(z);
-    return Double.isInfinite(a) ? 0.5 : a / (a + settings.bandWidth());
+  /** In (0, 1) for any quiet time > 0, growing with it. */
+  static double strength(long quietMs) {
+    return 1 - Math.pow(2, -Math.max(quietMs, 1) / QUIET_SCALE_MS);
   }
 }

@@ -5,10 +5,9 @@ import dev.checkpointdoctor.detector.model.Diagnosis;
 
 /**
  * Which diagnoses the evaluation counts as alerts: a diagnosis naming a known cause, or
- * {@code unknown} while checkpoints fail. The one place to change when the service's alerting
- * changes (issue 15 item 2: {@code unknown} alerted only when checkpoints fail, or with
- * {@code --alert-unknown}). Note: the service at the time of writing alerts every diagnosis,
- * {@code unknown} included; the reports therefore also count diagnoses.
+ * {@code unknown} while checkpoints fail. This is the service's default alert policy
+ * ({@code AlertPolicy} in the api module: {@code unknown} is alerted only when checkpoints fail,
+ * or with {@code --alert-unknown}); keep the two in step.
  */
 public final class AlertPredicate {
   private AlertPredicate() {}

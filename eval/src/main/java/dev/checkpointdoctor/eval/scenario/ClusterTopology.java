@@ -47,8 +47,13 @@ final class ClusterTopology {
     pods = new String[tms];
     nodeIps = new String[tms];
     int subnet = 1 + rng.nextInt(200);
+    java.util.Set<Integer> taken = new java.util.HashSet<>();
     for (int i = 0; i < tms; i++) {
       int last = 10 + rng.nextInt(240);
+      // one TaskManager per node: two on one node would emit two counters under one series
+      while (!taken.add(last)) {
+        last = 10 + rng.nextInt(240);
+      }
       nodeIps[i] = "10.0." + subnet + "." + last;
       nodeNames[i] = kubernetes
           ? "ip-10-0-" + subnet + "-" + last + ".eu-west-1.compute.internal"

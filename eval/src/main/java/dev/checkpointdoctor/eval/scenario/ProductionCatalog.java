@@ -78,14 +78,18 @@ final class ProductionCatalog {
       what = String.format(java.util.Locale.ROOT, "state grows %.1f %%/h (compounding, full "
           + "snapshots, duration follows the size)", rate * 100);
     }
-    if (f == Fault.CHECKPOINT_INTERVAL_TOO_SHORT && b) {
-      // redeployed with a shorter interval than its checkpoints take: they run back to back
-      interval = Math.max(180, interval);
-      double normal = uniform(20, 60);
-      int shorter = (int) Math.max(10, Math.rint(normal * uniform(0.4, 0.7)));
+    if (f == Fault.CHECKPOINT_INTERVAL_TOO_SHORT) {
+      // Redeployed (new job_id, savepoint restore) with an interval shorter than its checkpoints
+      // take (their duration / 1.5-2.5): they run back to back. Nothing else changes: storage,
+      // disk and load are as before. Checkpoints that take a good share of the old interval
+      // are the ones an operator shortens it for.
+      interval = Math.max(b ? 180 : 120, interval);
+      double normal = Math.max(15, uniform(0.15, 0.45) * interval);
+      int shorter = (int) Math.max(10, Math.rint(normal / uniform(1.5, 2.5)));
+      incremental = false; // full snapshots: a checkpoint takes as long whatever the interval
       traits = traits.withStorage(0, normal).withRedeploy(NORMAL_HOURS, 0, shorter, 1);
-      what = "redeployed with a " + shorter + " s interval (checkpoints take ~"
-          + Math.round(normal) + " s)";
+      what = "redeployed with a " + shorter + " s interval (was " + interval
+          + " s; checkpoints take ~" + Math.round(normal) + " s)";
     }
     double faultHours = f == Fault.STATE_GROWTH ? 8 : uniform(4, 6);
     add(f.causeId() + "_" + variant, f.causeId(), f, what, l, k8s, shape, l.scrape, interval,

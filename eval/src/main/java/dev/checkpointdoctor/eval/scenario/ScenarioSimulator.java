@@ -37,6 +37,8 @@ final class ScenarioSimulator {
   private final SampleOut rec;
   /** Production traits, or null for a scenario of the original corpus. */
   private final ProductionEffects effects;
+  /** Production-scale physics of the faults that need more than a switch, or null. */
+  private final FaultPhysics physics;
   private final int maxP;
   private final int maxTms;
   // parallelism, TaskManagers and checkpoint interval of the running deployment
@@ -128,6 +130,9 @@ final class ScenarioSimulator {
     this.faultStartMs = startMs + (long) (spec.normalHours() * 3_600_000L);
     this.endMs = startMs + spec.durationMs();
     this.stepMs = spec.scrapeSeconds() * 1000L;
+    // a generator of its own, so the job's other draws stay what they were
+    this.physics = effects == null || spec.fault() == null ? null
+        : new FaultPhysics(spec.fault(), faultStartMs, new SplittableRandom(seed ^ 0x2545F4914F6CDD1DL));
     this.jmOffset = rng.nextLong(stepMs);
     this.tmOffset = new long[maxTms];
     this.nodeOffset = new long[maxTms];
@@ -138,7 +143,12 @@ final class ScenarioSimulator {
     this.baseIops = Math.min(2600, 700 + spec.stateBytes() / 1e9 * 120) * (0.8 + 0.4 * rng.nextDouble());
     // gp2: 3 IOPS per GiB, at least 100. The volume is sized so its baseline sits well below
     // the normal demand (10-40 %): otherwise running out of burst credits changes nothing.
-    this.diskCeiling = Math.max(100, 3 * Math.rint(baseIops * (0.1 + 0.3 * rng.nextDouble()) / 3));
+    double ceiling = Math.max(100, 3 * Math.rint(baseIops * (0.1 + 0.3 * rng.nextDouble()) / 3));
+    if (physics != null && is(Fault.DISK_THROTTLING)) {
+      // production: a volume sized close to the job's own need, drained by extra demand
+      ceiling = Math.max(100, 3 * Math.rint(baseIops * physics.ceilingFactor / 3));
+    }
+    this.diskCeiling = ceiling;
     double perSubtaskIncrement = spec.stateBytes() * churn() / p;
     if (spec.traits().normalDurationSeconds() > 0) {
       this.storageBytesPerS = perSubtaskIncrement / spec.traits().normalDurationSeconds();
@@ -371,6 +381,9 @@ final class ScenarioSimulator {
     runAlign = new double[TASKS.length][p];
     double barrierMs = 0;
     double backlogMs = (1 - theta) * 90_000 * s;
+    // the previous checkpoint still occupies every task alike (one delay per checkpoint)
+    double backToBackMs = physics != null && is(Fault.CHECKPOINT_INTERVAL_TOO_SHORT) && restarted
+        ? physics.backToBackDelayMs() : 0;
     for (int i = 0; i < p; i++) {
       boolean slowPath = !spec.unaligned()
           && (sinkBottleneck || !is(Fault.DATA_SKEW) || i == hotSubtask);
@@ -378,6 +391,7 @@ final class ScenarioSimulator {
       if (spec.unaligned()) {
         keyedDelay += (1 - theta) * 400; // unaligned barriers overtake the buffers
       }
+      keyedDelay += backToBackMs * uniform(0.9, 1.1);
       runDelay[KEYED][i] = Math.rint(keyedDelay);
       runAlign[KEYED][i] = spec.unaligned() ? 0
           : Math.rint(uniform(0, 3) + (1 - theta) * 20_000 * uniform(0.2, 1.0) * s);
@@ -396,7 +410,9 @@ final class ScenarioSimulator {
     if (spec.unaligned()) {
       persisted = spec.traits().heavyTailedInFlight() ? effects.inFlight(p, load)
           : p * uniform(0.2e6, 2e6);
-      if (theta < 1) {
+      if (physics != null && is(Fault.UNALIGNED_CHECKPOINT_INFLATION)) {
+        persisted = physics.inFlight(persisted, Math.min(1, (1 - theta) * 5));
+      } else if (theta < 1) {
         // in-flight buffers of every back-pressured channel are written into the checkpoint
         persisted += (1 - theta) * p * 2 * 300e6 * uniform(0.8, 1.2);
       }
@@ -433,7 +449,11 @@ final class ScenarioSimulator {
     }
     if (is(Fault.CHECKPOINT_STORAGE_SLOW) && f > 0 && spec.traits().storageSlowdown() <= 0) {
       // the store answers, but slowly (throttled object store, overloaded NameNode)
-      asyncMs += f * (s >= 1 ? 3_600_000 : s * 900_000 * uniform(0.7, 1.2));
+      if (physics != null && s < 1) {
+        asyncMs += physics.slowUploadMs(intervalMs, f);
+      } else {
+        asyncMs += f * (s >= 1 ? 3_600_000 : s * 900_000 * uniform(0.7, 1.2));
+      }
     }
     double duration = 80 + barrierMs + syncMs + asyncMs;
     if (spec.control() == Control.ISOLATED_SLOW_CHECKPOINT && !slowCheckpointDone
@@ -627,22 +647,24 @@ final class ScenarioSimulator {
     boolean disk = is(Fault.DISK_THROTTLING) && onThrottledNode(tm);
     boolean stall = is(Fault.ROCKSDB_WRITE_STALL);
     double s = spec.severity();
+    // RocksDB falls behind a throttled disk over minutes, after the ceiling (production)
+    double g = disk && physics != null ? physics.stallLevel(ts, faultStartMs) : f;
     String op = "flink_taskmanager_job_task_operator_";
     for (int c = 0; c < STATES.length; c++) {
       double weight = c == 0 ? 1 : 0.3;
-      double growth = (disk ? 25e6 * f : 0) + (stall ? 60e6 * f * s : 0);
+      double growth = (disk ? 25e6 * g : 0) + (stall ? 60e6 * f * s : 0);
       if (growth > 0) {
         pending[i][c] = Math.min(120e9, pending[i][c] + growth * weight * dt);
       } else {
         pending[i][c] = rng.nextDouble() < 0.6 ? 0 : uniform(1e6, 64e6) * weight;
       }
-      double l0 = disk ? 4 + 16 * f + uniform(-2, 3) : stall ? 20 + 14 * f * s + uniform(-3, 4)
+      double l0 = disk ? 4 + 16 * g + uniform(-2, 3) : stall ? 20 + 14 * f * s + uniform(-3, 4)
           : rng.nextInt(4) + (c == 0 ? 1 : 0);
       l0 = Math.max(0, Math.rint(l0 * (c == 0 ? 1 : 0.6)));
-      boolean slowdown = (disk && f > 0.5) || (stall && f > 0.3);
+      boolean slowdown = (disk && g > 0.5) || (stall && f > 0.3);
       double delayed = slowdown && c == 0 ? Math.rint(DELAYED_WRITE_RATE * uniform(0.1, 1)) : 0;
       boolean stopped = c == 0 && ((stall && rng.nextDouble() < 0.35 * f)
-          || (disk && rng.nextDouble() < 0.05 * f));
+          || (disk && rng.nextDouble() < 0.05 * g));
       String[] l;
       String prefix;
       if (spec.rocksdb() == RocksDbShape.COLUMN_FAMILY_LABEL) {
@@ -657,7 +679,7 @@ final class ScenarioSimulator {
       rec.add(prefix + "actual_delayed_write_rate", l, ts, delayed);
       rec.add(prefix + "is_write_stopped", l, ts, stopped ? 1 : 0);
     }
-    double stallRate = (disk ? f * uniform(150e3, 400e3) : 0)
+    double stallRate = (disk ? g * uniform(150e3, 400e3) : 0)
         + (stall ? f * s * uniform(400e3, 900e3) : 0);
     stallMicros[i] += stallRate * dt;
     rec.add(op + "rocksdb_stall_micros", operatorLabels(i, tm), ts, Math.rint(stallMicros[i]));
@@ -679,8 +701,14 @@ final class ScenarioSimulator {
     boolean checkpointing = runTriggerMs >= 0;
     double demand = baseIops * load * (checkpointing ? 1.3 : 1) * noise()
         * (stall ? 1 + 0.5 * f : 1) * (is(Fault.STATE_GROWTH) ? fullState(ts) / spec.stateBytes() : 1);
-    double iops = throttled
-        ? demand * (1 - f) + diskCeiling * f * (1 + 0.004 * gaussian()) : demand;
+    double iops;
+    if (throttled && physics != null) {
+      demand += physics.extraDemand(ts, baseIops) * noise();
+      iops = physics.served(demand, diskCeiling, f, gaussian());
+    } else {
+      iops = throttled
+          ? demand * (1 - f) + diskCeiling * f * (1 + 0.004 * gaussian()) : demand;
+    }
     double readFraction = checkpointing ? 0.4 : 0.25;
     double util = Math.min(0.97, iops / (baseIops * 4) * noise()) * (stall ? 1 + 1.4 * f : 1);
     if (throttled) {

@@ -51,6 +51,11 @@ final class TimelinePrinter {
         for (int i = 1; i < d.ranked().size() && i < 4; i++) {
           CauseHypothesis h = d.ranked().get(i);
           out.printf(Locale.ROOT, "%srunner-up: %s %.2f%n", INDENT, h.cause(), h.confidence());
+          if (Boolean.getBoolean("timeline.runnersUp")) {
+            for (CauseHypothesis.Evidence ev : h.evidence()) {
+              out.println(INDENT + "  evidence: " + ev.sentence());
+            }
+          }
         }
         for (MissingSource m : d.missingSources()) {
           out.printf(Locale.ROOT, "%smissing source: %s (%s cannot be judged): %s Fix: %s%n",

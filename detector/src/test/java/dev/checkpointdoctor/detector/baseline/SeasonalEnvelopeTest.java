@@ -10,14 +10,14 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import org.junit.jupiter.api.Test;
 
-class DailyEnvelopeTest {
+class SeasonalEnvelopeTest {
   static final long HOUR = 3_600_000L;
   static final long DAY = 24 * HOUR;
   static final long T0 = 1_796_000_000_000L - Math.floorMod(1_796_000_000_000L, DAY); // midnight
 
   @Test
   void yesterdaysSameHourWithinAnHourExplainsAValue() {
-    DailyEnvelope e = new DailyEnvelope();
+    SeasonalEnvelope e = new SeasonalEnvelope();
     e.record(T0 + 20 * HOUR + 5 * 60_000, 900); // yesterday 20:05
     e.record(T0 + 21 * HOUR, 1000); // yesterday 21:00
     long today2130 = T0 + DAY + 21 * HOUR + 30 * 60_000;
@@ -32,12 +32,67 @@ class DailyEnvelopeTest {
   }
 
   @Test
-  void aSlotFromTwoDaysAgoIsNotYesterday() {
-    DailyEnvelope e = new DailyEnvelope();
-    e.record(T0 + 10 * HOUR, 5000);
-    // Two days later the slot (hour mod 48) is the same, but its stamp is two days old.
-    assertThat(e.explains(T0 + 2 * DAY + 10 * HOUR, 100, +1, 0)).isFalse();
-    assertThat(e.explains(T0 + DAY + 10 * HOUR, 100, +1, 0)).isTrue();
+  void anyOfTheLastSevenDaysExplainsButAnHourEightDaysAgoIsForgotten() {
+    SeasonalEnvelope e = new SeasonalEnvelope();
+    e.record(T0 + 10 * HOUR, 5000); // day 0, 10:00
+    e.record(T0 + 6 * DAY + 12 * HOUR, 1); // the ring's newest hour: day 6
+    for (int day = 1; day <= 7; day++) {
+      assertThat(e.explains(T0 + day * DAY + 10 * HOUR, 4000, +1, 0)).as("day %d", day).isTrue();
+    }
+    // the same hour of the same day does not explain itself, eight days later nothing does
+    assertThat(e.explains(T0 + 10 * HOUR, 4000, +1, 0)).isFalse();
+    assertThat(e.explains(T0 + 8 * DAY + 10 * HOUR, 4000, +1, 0)).isFalse();
+    // once the ring moved 8 days past it, the slot is empty even for a day-1 question
+    e.record(T0 + 8 * DAY + 11 * HOUR, 1);
+    assertThat(e.explains(T0 + DAY + 10 * HOUR, 4000, +1, 0)).isFalse();
+  }
+
+  @Test
+  void mondayMorningIsExplainedByFridayAfterAQuietWeekend() {
+    SeasonalEnvelope e = new SeasonalEnvelope();
+    long friday = T0 + 4 * DAY;
+    e.record(friday + 9 * HOUR, 1000); // weekday load
+    e.record(friday + DAY + 9 * HOUR, 300); // Saturday
+    e.record(friday + 2 * DAY + 9 * HOUR, 300); // Sunday
+    assertThat(e.explains(friday + 3 * DAY + 9 * HOUR, 1000, +1, 0)).isTrue();
+    assertThat(e.explains(friday + 3 * DAY + 9 * HOUR, 1500, +1, 0)).isFalse();
+  }
+
+  @Test
+  void aValueBeyondEverySameHourOfTheWeekIsAccusedOnceThreeDaysAreKnown() {
+    SeasonalEnvelope e = new SeasonalEnvelope();
+    // 03:00 is quiet (100..120), 20:00 busy (900) on days 0 and 1
+    for (int day = 0; day < 2; day++) {
+      e.record(T0 + day * DAY + 3 * HOUR, 100);
+      e.record(T0 + day * DAY + 3 * HOUR + 60_000, 120);
+      e.record(T0 + day * DAY + 20 * HOUR, 900);
+    }
+    long day2 = T0 + 2 * DAY + 3 * HOUR;
+    assertThat(e.accuses(day2, 500, 50, 2)).isEqualTo(1);
+    assertThat(e.accuses(day2, 500, 50, 3)).isZero(); // two days are not enough
+    assertThat(e.accuses(day2, 160, 50, 2)).isZero(); // within the slack of 120
+    assertThat(e.accuses(day2, 20, 50, 2)).isEqualTo(-1);
+    // a level change: the days before it explain but no longer accuse
+    e.levelChangedAt(T0 + 2 * DAY);
+    assertThat(e.accuses(day2, 500, 50, 1)).isZero();
+    assertThat(e.explains(day2, 110, +1, 0)).isTrue();
+  }
+
+  @Test
+  void snapshotKeepsTheRingAndTheLevelChange() throws Exception {
+    SeasonalEnvelope e = new SeasonalEnvelope();
+    for (int day = 0; day < 3; day++) {
+      e.record(T0 + day * DAY + 5 * HOUR, 10 + day);
+    }
+    e.levelChangedAt(T0 + DAY);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    SeasonalEnvelope.writeTo(e, new DataOutputStream(bytes));
+    SeasonalEnvelope back = SeasonalEnvelope.readFrom(
+        new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+    long day3 = T0 + 3 * DAY + 5 * HOUR;
+    assertThat(back.explains(day3, 10, -1, 0)).isTrue();
+    assertThat(back.accuses(day3, 30, 1, 2)).isEqualTo(1);
+    assertThat(back.accuses(day3, 30, 1, 3)).isZero(); // day 0 is before the level change
   }
 
   @Test

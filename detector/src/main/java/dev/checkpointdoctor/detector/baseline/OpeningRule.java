@@ -1,0 +1,203 @@
+package dev.checkpointdoctor.detector.baseline;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/**
+ * When a run of out-of-band observations is persistent enough to open an anomaly.
+ *
+ * <p>A run is a sequence of consecutive out-of-band observations on one side of the band (a
+ * sawtooth such as the checkpoint age leaves the band every other scrape, which is not a run). It
+ * opens an anomaly when it holds {@code openAfter} out-of-band observations, or ends with {@link #STRONG_OPEN_AFTER} far out
+ * in a row.
+ *
+ * <p>Both adapt to the scope, from what its observations did while no anomaly was open, with a
+ * memory of about {@link #RATE_MEMORY} observations:
+ *
+ * <ul>
+ *   <li>The count rises for a scope whose values often leave the band by themselves: a run must
+ *       be long enough that a scope with its out-of-band rate makes one by chance about once in
+ *       {@code 1 / CHANCE} observations ({@code k >= log(CHANCE) / log(rate)}); what that adds to
+ *       the prior rate's three is added to {@code openAfter}. The rate starts from the prior.
+ *   <li>"Far out" is at least {@link #STRONG_BAND} band half-widths from the expected value, and
+ *       beyond what the scope's own excursions reach more often than once in {@code 1 /
+ *       sqrt(CHANCE)} observations ({@link ExcursionTail}), so two far-out ones in a row are as
+ *       rare as {@code CHANCE}: a subtask whose in-flight data has a heavy tail, or a series with
+ *       bursts, must go further out than a calm one. Until a scope has been watched for {@link
+ *       #TAIL_KNOWN} observations its tail is unknown and nothing counts as far out: an isolated
+ *       slow checkpoint or two early in a job's life do not open anything.
+ * </ul>
+ *
+ * Not thread-safe.
+ */
+final class OpeningRule {
+  /** Far out: beyond this many band half-widths from the expected value. */
+  static final double STRONG_BAND = 2.0;
+  /** Far-out observations that open an anomaly in a calm scope. */
+  static final int STRONG_OPEN_AFTER = 2;
+  /** A run opens when a scope with its rate would make it by chance once in this many. */
+  static final double CHANCE = 1e-6;
+  /** Observations over which the rates are averaged (exponentially). */
+  static final int RATE_MEMORY = 1000;
+  /** Prior out-of-band rate: 1e-6^(1/3), at which three observations are needed. */
+  static final double PRIOR_RATE = 0.01;
+  /** Share of a scope's observations that may go beyond its far-out distance: 1e-6^(1/2). */
+  static final double FAR_OUT_SHARE = 0.001;
+  /** Observations after which a scope's tail is known well enough to call a value far out. */
+  static final int TAIL_KNOWN = RATE_MEMORY / 2;
+  private static final int MAX_NEEDED = 50;
+
+  private int side; // +1 above, -1 below, 0 no run
+  private int outside; // out-of-band observations in the run
+  private int strong; // far-out ones in a row at its end
+  private long startMs = SignalTracker.NO_RUN;
+  private double rate = PRIOR_RATE;
+  private double rateBeforeRun = PRIOR_RATE;
+  private ExcursionTail tail = new ExcursionTail(RATE_MEMORY);
+
+  /**
+   * Counts one observation judged while no anomaly is open.
+   *
+   * @param at the observation's side: +1 or -1 when it is out of band in a flagged direction, 0
+   *     when it is not
+   * @param distance {@code |value - expected| / halfWidth} (anything for an observation inside)
+   * @param openAfter the configured run length
+   * @return true when the run opens an anomaly; its side and start stay readable until the next
+   *     call or {@link #clear}
+   */
+  boolean observe(long tsMs, int at, double distance, int openAfter) {
+    // a scope's far-out distance is known once it has been watched for a while
+    boolean farOut = at != 0 && tail.seen() >= TAIL_KNOWN && distance >= farOutDistance();
+    tail.add(at != 0 ? distance : 0);
+    if (at == 0) {
+      rate -= rate / RATE_MEMORY;
+      clear();
+      return false;
+    }
+    if (at != side) {
+      clear();
+      side = at;
+      startMs = tsMs;
+      rateBeforeRun = rate;
+    }
+    // the run is judged by the rate before it: its own observations are not yet noise
+    rate += (1 - rate) / RATE_MEMORY;
+    outside++;
+    strong = farOut ? strong + 1 : 0;
+    boolean opens = outside >= openAfter + extra(rateBeforeRun)
+        || strong >= Math.min(STRONG_OPEN_AFTER, openAfter);
+    if (opens) {
+      // the run was an anomaly, not noise: the rate forgets it
+      rate = rateBeforeRun;
+    }
+    return opens;
+  }
+
+  /** Band half-widths beyond which an observation of this scope is far out. */
+  double farOutDistance() {
+    return tail.beyond(FAR_OUT_SHARE, STRONG_BAND);
+  }
+
+  /**
+   * Out-of-band observations a run needs in this scope: {@code openAfter}, plus what the scope's
+   * out-of-band rate adds beyond the prior's three.
+   */
+  int needed(int openAfter) {
+    return openAfter + extra(rate);
+  }
+
+  private static int extra(double rate) {
+    return Math.max(0, runLength(rate) - runLength(PRIOR_RATE));
+  }
+
+  /** The shortest run a scope with this rate makes by chance at most once in CHANCE. */
+  static int runLength(double rate) {
+    if (rate <= 0) {
+      return 1;
+    }
+    if (rate >= 0.5) {
+      return MAX_NEEDED;
+    }
+    // a hair below the exact ratio, so the priors give exactly 3 and 2
+    double k = Math.log(CHANCE) / Math.log(rate) - 1e-9;
+    return (int) Math.min(MAX_NEEDED, Math.max(1, Math.ceil(k)));
+  }
+
+  /** Ends the pending run. */
+  void clear() {
+    side = 0;
+    outside = 0;
+    strong = 0;
+    startMs = SignalTracker.NO_RUN;
+  }
+
+  int side() {
+    return side;
+  }
+
+  /** Out-of-band observations in the pending run. */
+  int length() {
+    return outside;
+  }
+
+  long startMs() {
+    return startMs;
+  }
+
+  double rate() {
+    return rate;
+  }
+
+
+  // ---------------------------------------------------------------- snapshot
+
+  void writeTo(DataOutput out) throws IOException {
+    out.writeByte(side);
+    out.writeInt(outside);
+    out.writeInt(strong);
+    out.writeLong(startMs);
+    out.writeDouble(rate);
+    out.writeDouble(rateBeforeRun);
+    tail.writeTo(out);
+  }
+
+  static OpeningRule readFrom(DataInput in) throws IOException {
+    OpeningRule r = new OpeningRule();
+    r.side = in.readByte();
+    r.outside = in.readInt();
+    r.strong = in.readInt();
+    r.startMs = in.readLong();
+    r.rate = in.readDouble();
+    r.rateBeforeRun = in.readDouble();
+    r.tail = ExcursionTail.readFrom(in, RATE_MEMORY);
+    r.validate();
+    return r;
+  }
+
+  /** A rule with a pending run as snapshots before version 3 kept it (no rates, no gap). */
+  static OpeningRule ofRun(int side, int length, long startMs) throws IOException {
+    OpeningRule r = new OpeningRule();
+    r.side = side;
+    r.outside = length;
+    r.startMs = startMs;
+    r.validate();
+    return r;
+  }
+
+  private void validate() throws IOException {
+    if (side < -1 || side > 1) {
+      throw new IOException("tracker snapshot run side " + side + " not in {-1, 0, 1}");
+    }
+    if (outside < 0 || strong < 0 || strong > outside) {
+      throw new IOException("tracker snapshot has inconsistent run counters: " + outside
+          + " outside, " + strong + " far out");
+    }
+    if ((outside == 0) != (side == 0 && startMs == SignalTracker.NO_RUN)) {
+      throw new IOException("tracker snapshot has an inconsistent pending run");
+    }
+    if (!(rate >= 0 && rate <= 1) || !(rateBeforeRun >= 0 && rateBeforeRun <= 1)) {
+      throw new IOException("tracker snapshot has an out-of-band rate outside [0, 1]");
+    }
+  }
+}

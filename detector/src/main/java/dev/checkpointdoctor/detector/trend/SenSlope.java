@@ -1,0 +1,122 @@
+package dev.checkpointdoctor.detector.trend;
+
+import java.util.Arrays;
+
+/**
+ * Theil–Sen line with Sen's rank-based confidence interval for its slope (Sen 1968; Hollander &
+ * Wolfe, Nonparametric Statistical Methods, ch. 9): the slope is the median of the slopes of all
+ * point pairs, and the interval is read off the same sorted pair slopes at ranks given by the
+ * null distribution of Kendall's S. No normality is assumed, and a few outliers (one slow
+ * checkpoint, one retried upload) move neither the slope nor its bounds much.
+ */
+public final class SenSlope {
+  /**
+   * At most this many points enter the pairs (every k-th of a longer series, first and last
+   * kept): 150 points make 11,175 pairs. The interval is computed for the points used, so
+   * thinning widens it rather than faking precision.
+   */
+  public static final int MAX_POINTS = 150;
+
+  private SenSlope() {}
+
+  /**
+   * @param slope median pair slope, in y units per x unit
+   * @param lower lower bound of the two-sided interval (-infinity when too few points)
+   * @param upper upper bound (+infinity when too few points)
+   * @param atZero the fitted value at x = 0: median of {@code y - slope * x}
+   * @param n points used
+   */
+  public record Fit(double slope, double lower, double upper, double atZero, int n) {
+    public double at(double x) {
+      return atZero + slope * x;
+    }
+
+    /** The same fit with its interval {@code factor} times as wide around the slope. */
+    public Fit widened(double factor) {
+      return new Fit(slope, slope - (slope - lower) * factor, slope + (upper - slope) * factor,
+          atZero, n);
+    }
+  }
+
+  /**
+   * The fewest points (distinct x, no ties) whose two-sided interval at {@code confidence} has a
+   * finite lower bound: with fewer, even points that all rise cannot rule out a flat line.
+   */
+  public static int fewestPoints(double confidence) {
+    double z = NormalQuantile.of(0.5 + confidence / 2);
+    for (int m = 2; ; m++) {
+      double k = m * (m - 1) / 2.0;
+      double c = z * Math.sqrt(m * (m - 1.0) * (2.0 * m + 5) / 18);
+      if (Math.floor((k - c) / 2) >= 1) {
+        return m;
+      }
+    }
+  }
+
+  /**
+   * Fits the first {@code n} points. Pairs with equal x carry no slope and are skipped.
+   *
+   * @param confidence two-sided level of the interval, e.g. 0.9
+   */
+  public static Fit fit(double[] x, double[] y, int n, double confidence) {
+    if (n < 2) {
+      double level = n == 1 ? y[0] : Double.NaN;
+      return new Fit(0, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, level, n);
+    }
+    int[] used = pick(n);
+    int m = used.length;
+    double[] slopes = new double[m * (m - 1) / 2];
+    int k = 0;
+    for (int a = 0; a < m; a++) {
+      double xa = x[used[a]];
+      double ya = y[used[a]];
+      for (int b = a + 1; b < m; b++) {
+        double dx = x[used[b]] - xa;
+        if (dx != 0) {
+          slopes[k++] = (y[used[b]] - ya) / dx;
+        }
+      }
+    }
+    if (k == 0) {
+      return new Fit(0, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, median(y, used), m);
+    }
+    Arrays.sort(slopes, 0, k);
+    double slope = medianOfSorted(slopes, k);
+    // Kendall's S has variance n(n-1)(2n+5)/18 without ties; C is its two-sided critical value.
+    double c = NormalQuantile.of(0.5 + confidence / 2)
+        * Math.sqrt(m * (m - 1.0) * (2.0 * m + 5) / 18);
+    long lowRank = (long) Math.floor((k - c) / 2); // 1-based rank of the lower bound
+    long highRank = (long) Math.ceil((k + c) / 2) + 1; // 1-based rank of the upper bound
+    double lower = lowRank >= 1 ? slopes[(int) lowRank - 1] : Double.NEGATIVE_INFINITY;
+    double upper = highRank <= k ? slopes[(int) highRank - 1] : Double.POSITIVE_INFINITY;
+    double[] rest = new double[m];
+    for (int i = 0; i < m; i++) {
+      rest[i] = y[used[i]] - slope * x[used[i]];
+    }
+    Arrays.sort(rest);
+    return new Fit(slope, lower, upper, medianOfSorted(rest, m), m);
+  }
+
+  /** Indices of the points used: all of them, or evenly spread ones with the first and last. */
+  private static int[] pick(int n) {
+    int m = Math.min(n, MAX_POINTS);
+    int[] out = new int[m];
+    for (int i = 0; i < m; i++) {
+      out[i] = m == n ? i : (int) Math.round((double) i * (n - 1) / (m - 1));
+    }
+    return out;
+  }
+
+  private static double median(double[] y, int[] used) {
+    double[] v = new double[used.length];
+    for (int i = 0; i < used.length; i++) {
+      v[i] = y[used[i]];
+    }
+    Arrays.sort(v);
+    return medianOfSorted(v, v.length);
+  }
+
+  private static double medianOfSorted(double[] v, int n) {
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  }
+}

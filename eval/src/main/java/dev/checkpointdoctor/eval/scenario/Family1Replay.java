@@ -1,0 +1,62 @@
+package dev.checkpointdoctor.eval.scenario;
+
+import dev.checkpointdoctor.detector.model.DetectorSettings;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A developer's look at family 1 jobs of a train seed: the truth, then every timeline event from
+ * an hour before the fault on, evidence included. For tuning the cause rules on the train seeds;
+ * the held-out seeds are refused.
+ *
+ * <pre>java -cp api/target/checkpoint-doctor.jar dev.checkpointdoctor.eval.scenario.Family1Replay
+ *     --seed 1 --only disk_throttling_a[,...]</pre>
+ */
+public final class Family1Replay {
+  private Family1Replay() {}
+
+  public static void main(String[] args) {
+    long seed = 1;
+    List<String> only = List.of();
+    String probe = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--seed" -> seed = Long.parseLong(args[++i]);
+        case "--only" -> only = List.of(args[++i].split(","));
+        case "--probe" -> probe = args[++i];
+        default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+      }
+    }
+    if (!EvaluationSeeds.TRAIN.contains(seed)) {
+      throw new IllegalArgumentException("seed " + seed + " is not a train seed");
+    }
+    for (GeneratedScenario s : new Family1().scenarios(seed)) {
+      String name = s.truth().name();
+      if (!only.isEmpty() && only.stream().noneMatch(name::startsWith)) {
+        continue;
+      }
+      ScenarioManifest.Entry t = s.truth();
+      System.out.printf("== %s expected=%s fault=%s%n   %s%n", name, t.expected(),
+          t.faultStartMs() < 0 ? "-" : Instant.ofEpochMilli(t.faultStartMs()), t.description());
+      if (probe != null) {
+        String name0 = probe;
+        long[] next = {0};
+        s.play((labels, ts, value) -> {
+          if (labels.get("__name__").startsWith(name0) && ts >= t.faultStartMs() - 4 * 3_600_000L
+              && ts <= t.faultStartMs() + 3_600_000L) {
+            System.out.println(Instant.ofEpochMilli(ts) + " " + labels + " " + value);
+          }
+        });
+        continue;
+      }
+      OfflineReplay replay = new OfflineReplay(DetectorSettings.defaults());
+      replay.replay(s);
+      long from = t.faultStartMs() < 0 ? Long.MIN_VALUE : t.faultStartMs() - 3_600_000L;
+      for (TimelineEvent e : replay.events()) {
+        if (e.atMs() >= from) {
+          TimelinePrinter.print(e, System.out);
+        }
+      }
+    }
+  }
+}
