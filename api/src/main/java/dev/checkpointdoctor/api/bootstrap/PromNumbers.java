@@ -1,11 +1,13 @@
 package dev.checkpointdoctor.api.bootstrap;
 
+import dev.checkpointdoctor.detector.model.PromValues;
+
 /**
  * Sample values as the Prometheus API writes them: decimal strings ({@code "2060"}, {@code
  * "0.25"}, {@code "1.5e+09"}) and {@code NaN}, {@code +Inf}, {@code -Inf}. A history holds
  * hundreds of millions of them, so plain decimals are read without building a String; exact for
  * up to 15 significant digits and a power of ten up to 22 (both exact in a double, so one
- * division rounds correctly), anything else goes to {@link Double#parseDouble}.
+ * division rounds correctly), anything else goes to {@link PromValues#parse}.
  */
 final class PromNumbers {
   private static final double[] POW10 = new double[23];
@@ -70,17 +72,6 @@ final class PromNumbers {
   }
 
   private static double slow(char[] c, int off, int len) {
-    String s = new String(c, off, len);
-    switch (s) {
-      case "NaN":
-        return Double.NaN;
-      case "+Inf":
-      case "Inf":
-        return Double.POSITIVE_INFINITY;
-      case "-Inf":
-        return Double.NEGATIVE_INFINITY;
-      default:
-        return Double.parseDouble(s);
-    }
+    return PromValues.parse(new String(c, off, len));
   }
 }

@@ -317,12 +317,18 @@ public final class SignalTracker {
   private int seasonalSide(long tsMs, double value, int side, Band band) {
     double h = band.halfWidth();
     if (side != 0) {
-      // Slack: day-to-day noise of a peak; seven days give seven chances to have reached it.
-      double slack = Math.max(0.5 * settings.relativeFloor() * Math.abs(value), 0.25 * h);
-      return seasons.explains(tsMs, value, side, slack) ? 0 : side;
+      return seasons.explains(tsMs, value, side, seasonSlack(value, h)) ? 0 : side;
     }
     int accused = seasons.accuses(tsMs, value, h, SEASON_DAYS_TO_ACCUSE);
     return flags(accused) ? accused : 0;
+  }
+
+  /**
+   * How far short of a value the same hour of an earlier day may have stopped and still explain
+   * it: day-to-day noise of a peak; seven days give seven chances to have reached it.
+   */
+  private double seasonSlack(double value, double halfWidth) {
+    return Math.max(0.5 * settings.relativeFloor() * Math.abs(value), 0.25 * halfWidth);
   }
 
   private Step becomeNormal(long tsMs, double value, Band band, double score) {
@@ -415,9 +421,7 @@ public final class SignalTracker {
     if (seasons == null || !own.defined()) {
       return false;
     }
-    double slack = Math.max(0.5 * settings.relativeFloor() * Math.abs(value),
-        0.25 * own.halfWidth());
-    return seasons.explains(tsMs, value, 1, slack);
+    return seasons.explains(tsMs, value, 1, seasonSlack(value, own.halfWidth()));
   }
 
   /** The job completed a checkpoint at {@code tsMs} (event time). */

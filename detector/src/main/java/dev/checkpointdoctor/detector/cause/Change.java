@@ -49,7 +49,13 @@ record Change(Signal signal, String scope, double now, double before, double sup
 
   /** Higher than before and at least {@code floor} above it (a physically meaningful step). */
   boolean higherBy(double floor) {
-    return higher() && now - (Double.isNaN(before) ? 0 : before) >= floor;
+    return higherBy(floor, ALPHA);
+  }
+
+  /** {@link #higherBy(double)} at significance {@code alpha} instead of {@link #ALPHA}. */
+  boolean higherBy(double floor, double alpha) {
+    return known() && pHigher <= alpha && superiority >= MIN_SUPERIORITY && now > before
+        && now - (Double.isNaN(before) ? 0 : before) >= floor;
   }
 
   double confidenceHigher() {

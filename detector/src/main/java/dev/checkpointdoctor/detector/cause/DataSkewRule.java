@@ -50,7 +50,7 @@ final class DataSkewRule implements CauseRule {
     Change pressed = job.change(GcPressureRule.series(job, Signal.BACKPRESSURE, lagging));
     int[] busier = peersBusierThanBefore(job, task, lagging);
     if (pressed.known() && (pressed.now() >= BackpressureRule.PRESSED_MS_PER_S
-        || risen(pressed, Signal.BACKPRESSURE))) {
+        || pressed.higherBy(Signal.BACKPRESSURE.absoluteFloor(), PEERS_ALPHA))) {
       // the subtask with the hot key is the bottleneck: busy, not waiting on its outputs
       f.against(0.4, Signal.BACKPRESSURE, lagging, pressed.now(), pressed.before(),
           String.format("But task %s subtask %s is back-pressured "
@@ -94,15 +94,9 @@ final class DataSkewRule implements CauseRule {
         continue;
       }
       judged++;
-      busier += risen(c, Signal.BUSY) ? 1 : 0;
+      busier += c.higherBy(Signal.BUSY.absoluteFloor(), PEERS_ALPHA) ? 1 : 0;
     }
     return new int[] {busier, judged};
-  }
-
-  /** Higher than before at {@link #PEERS_ALPHA}, by at least the signal's floor. */
-  private static boolean risen(Change c, Signal s) {
-    return c.pHigher() <= PEERS_ALPHA && c.superiority() >= Change.MIN_SUPERIORITY
-        && c.now() - c.before() >= s.absoluteFloor();
   }
 
   private static boolean sameTask(Skew a, Skew b) {

@@ -1,6 +1,7 @@
 package dev.checkpointdoctor.eval.scenario;
 
 import dev.checkpointdoctor.detector.model.Labels;
+import dev.checkpointdoctor.detector.model.PromValues;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -169,20 +170,10 @@ public final class HistoryReader {
   }
 
   private static double parseValue(String s) {
-    switch (s) {
-      case "NaN":
-        return Double.NaN;
-      case "+Inf":
-      case "Inf":
-        return Double.POSITIVE_INFINITY;
-      case "-Inf":
-        return Double.NEGATIVE_INFINITY;
-      default:
-        try {
-          return Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-          throw new IllegalArgumentException("value is not a number: \"" + s + "\"");
-        }
+    try {
+      return PromValues.parse(s);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("value is not a number: \"" + s + "\"");
     }
   }
 
