@@ -37,7 +37,7 @@ public final class AccuracyCommand {
       jobs with two faults at once are judged on the root cause, with a column for naming the
       other real fault; `unjoinable_` jobs are counted apart (cause named or missing source
       said), outside top-1 and recall (docs/FAMILY2.md).
-        --seeds LIST   comma-separated seeds (default: the train seeds %s)
+        --seeds LIST   comma-separated seeds (default %s; train seeds are %s)
         --threads N    scenarios replayed at once (default 1)
         --per-job      per-job lines for the held-out seeds %s and validation families too
                        (hidden by default)
@@ -49,7 +49,8 @@ public final class AccuracyCommand {
                        (always NAME for a validation family)
 
       Options (as for the service):
-      """.formatted(String.join(", ", Families.names()), seedList(EvaluationSeeds.TRAIN),
+      """.formatted(String.join(", ", Families.names()), seedList(EvaluationSeeds.DEFAULT),
+      seedList(EvaluationSeeds.TRAIN),
       seedList(EvaluationSeeds.HELD_OUT)) + DetectorFlags.HELP;
 
   private AccuracyCommand() {}

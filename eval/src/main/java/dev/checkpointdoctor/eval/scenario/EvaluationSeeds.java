@@ -10,7 +10,13 @@ import java.util.List;
  * tuning carries over.
  */
 public final class EvaluationSeeds {
-  public static final List<Long> TRAIN = List.of(1L, 2L);
+  /**
+   * Seeds 3-5 joined on 2026-12-03, when the held-out figures showed that tuning on two seeds did
+   * not carry over: more train jobs to look at, the held-out seeds still never looked at.
+   */
+  public static final List<Long> TRAIN = List.of(1L, 2L, 3L, 4L, 5L);
+  /** What {@code accuracy --family} runs without {@code --seeds}: the first two train seeds. */
+  public static final List<Long> DEFAULT = List.of(1L, 2L);
   public static final List<Long> HELD_OUT = List.of(101L, 102L, 103L);
 
   private EvaluationSeeds() {}

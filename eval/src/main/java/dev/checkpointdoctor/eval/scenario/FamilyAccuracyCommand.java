@@ -21,7 +21,7 @@ final class FamilyAccuracyCommand {
 
   static int run(List<String> args, DetectorFlagParser flags) {
     ScenarioFamily family;
-    List<Long> seeds = EvaluationSeeds.TRAIN;
+    List<Long> seeds = EvaluationSeeds.DEFAULT;
     int threads = 1;
     Path write = null;
     String only = null;
