@@ -34,6 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Detector implements DetectorInput {
   /** Bits of the NaN Prometheus uses to mark a series as ended. */
   public static final long STALE_NAN_BITS = 0x7ff0000000000002L;
+  /** Event time between flushes of finished frames within a batch: about one scrape apart. */
+  static final long FRAME_FLUSH_MS = 1_000;
 
   private final SignalCatalog catalog;
   private final DetectorSettings settings;
@@ -57,6 +59,12 @@ public final class Detector implements DetectorInput {
   private SeriesBudget budget = SeriesBudget.unlimited();
   private MountTable mounts = new MountTable();
   private long eventTimeMs = Long.MIN_VALUE;
+  // Event time of the last flush of finished frames. Samples of task, TaskManager and node
+  // series are observed on arrival while a job's frames wait for a flush: when a request ends,
+  // and as the samples' time moves on (FRAME_FLUSH_MS), so that a backlog coalesced into one
+  // big batch does not run those series hours ahead of the job's checkpoint signals (rules and
+  // trend tests read one beside the other, and the raw history keeps only its last two hours).
+  private long framesFlushedAtMs = Long.MIN_VALUE;
   private int broadcastSeries;
   private boolean readingHistory;
   // One instance instead of a new method reference per sample.
@@ -255,7 +263,12 @@ public final class Detector implements DetectorInput {
         continue;
       }
       cursor.lastTimestampMs = ts;
-      eventTimeMs = Math.max(eventTimeMs, ts);
+      if (ts > eventTimeMs) {
+        eventTimeMs = ts;
+        if (framesFlushedAtMs == Long.MIN_VALUE || ts - framesFlushedAtMs >= FRAME_FLUSH_MS) {
+          flushFrames(cursor);
+        }
+      }
       if (Double.doubleToRawLongBits(values[i]) == STALE_NAN_BITS) {
         counted.staleMarkers.incrementAndGet();
         extractor.onSeriesEnd(cursor.rule, labels, ts, observer);
@@ -269,6 +282,16 @@ public final class Detector implements DetectorInput {
       extractor.onSample(cursor.extracted, ts, values[i], observer);
     }
     current = null;
+  }
+
+  /** Observes the frames finished so far, before a sample of a newer time is taken. */
+  private void flushFrames(SeriesCursor taking) {
+    if (framesFlushedAtMs != Long.MIN_VALUE) {
+      current = null; // the frames are other series' observations: no book hint of this one
+      extractor.flush(observer);
+      current = taking;
+    }
+    framesFlushedAtMs = eventTimeMs;
   }
 
   /**
@@ -319,6 +342,7 @@ public final class Detector implements DetectorInput {
     }
     if (this.eventTimeMs != Long.MIN_VALUE) {
       extractor.flush(observer);
+      framesFlushedAtMs = this.eventTimeMs;
       if (shard.ballot != null) {
         shard.ballot.cast(); // before diagnosing: a diagnosis quotes the unjoined counts
       }

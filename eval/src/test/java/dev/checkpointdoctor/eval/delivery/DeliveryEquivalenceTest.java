@@ -82,6 +82,30 @@ class DeliveryEquivalenceTest {
   }
 
   /**
+   * The service's detector thread takes every request already waiting as one batch (up to 64
+   * requests of 500 samples): a backlog sent quickly (a Prometheus catching up, a replay, a
+   * busy machine) arrives as batches that span hours of event time. The task series' samples
+   * are observed as they arrive and the job's checkpoint signals once their scrape is complete;
+   * batches that large must not let the one run hours ahead of the other (the healthy daily
+   * cycle opened checkpoint-duration trend anomalies when they did: the input rate's points
+   * that explain the growth had left the two-hour raw history).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"healthy_daily_load", "disk_throttling_gp2_a"})
+  void aBacklogTakenInBatchesOfHoursTeachesWhatInOrderDeliveryTeaches(String scenario)
+      throws Exception {
+    List<RecordedSample> samples = read(scenario);
+    String key = jobOf(samples);
+    Learned expected = reference(samples, key);
+    List<RecordedSample> ordered = Deliveries.inOrder(samples);
+    for (long seed = 1; seed <= 2; seed++) {
+      Detector d = Learned.feed(Learned.detector(DeliverySettings.defaults()), ordered, seed,
+          64 * 500);
+      assertThat(Learned.of(d, key)).as("seed " + seed).isEqualTo(expected);
+    }
+  }
+
+  /**
    * The Flink series come through a Prometheus that could not send for the first two hours
    * (its WAL holds them) while node_exporter's series arrive live; then the Flink backlog arrives
    * in a burst at 60 times real speed, and from then on live.

@@ -28,17 +28,22 @@ record Learned(List<String> baselines, List<String> anomalies, String cause) {
 
   /** Samples in the order given, one at a time, a request ending every few hundred samples. */
   static Detector feed(Detector d, List<RecordedSample> arrivals, long seed) {
+    return feed(d, arrivals, seed, 500);
+  }
+
+  /** As {@link #feed(Detector, List, long)}, batches of up to {@code maxBatch} samples. */
+  static Detector feed(Detector d, List<RecordedSample> arrivals, long seed, int maxBatch) {
     Random rnd = new Random(seed);
     long[] t = new long[1];
     double[] v = new double[1];
-    int untilEnd = 1 + rnd.nextInt(500);
+    int untilEnd = 1 + rnd.nextInt(maxBatch);
     for (RecordedSample s : arrivals) {
       t[0] = s.timestampMs();
       v[0] = s.value();
       d.accept(s.labels(), t, v);
       if (--untilEnd == 0) {
         d.endBatch();
-        untilEnd = 1 + rnd.nextInt(500);
+        untilEnd = 1 + rnd.nextInt(maxBatch);
       }
     }
     d.endBatch();
