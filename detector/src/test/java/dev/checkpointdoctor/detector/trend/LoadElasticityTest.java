@@ -49,6 +49,18 @@ class LoadElasticityTest {
   }
 
   @Test
+  void aSnapshotKeepsWhatWasLearned() throws java.io.IOException {
+    LoadElasticity e = pairs(0.4, 0.01, 9, 4);
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    e.writeTo(new java.io.DataOutputStream(b));
+    LoadElasticity back = LoadElasticity.readFrom(new java.io.DataInputStream(
+        new java.io.ByteArrayInputStream(b.toByteArray())));
+    assertThat(back.estimate()).isEqualTo(e.estimate());
+    back.add(0.05, 0.02);
+    assertThat(back.estimate().pairs()).isEqualTo(10);
+  }
+
+  @Test
   void aRisingLoadExplainsOnlyWhatTheSignalFollows() {
     SenSlope.Fit rising = new SenSlope.Fit(0.08, 0.05, 0.11, 0, 24);
     // unknown elasticity: the fastest rise the load's interval allows, in full
