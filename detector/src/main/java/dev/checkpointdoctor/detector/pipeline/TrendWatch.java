@@ -6,8 +6,6 @@ import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.trend.GrowthReading;
 import dev.checkpointdoctor.detector.trend.GrowthTest;
 import dev.checkpointdoctor.detector.trend.HourlyHistory;
-import dev.checkpointdoctor.detector.trend.LoadElasticity;
-import java.io.EOFException;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -47,8 +45,6 @@ final class TrendWatch {
   private int steadyRun;
   private long growingSinceMs = Long.MIN_VALUE; // the first reading of the current growing run
   private GrowthReading reading;
-  /** How closely the signal followed the input rate in this deployment. */
-  private LoadElasticity elasticity = new LoadElasticity();
   /** The open trend anomaly, managed by the book (ids and listeners are its). */
   Anomaly open;
 
@@ -88,9 +84,7 @@ final class TrendWatch {
       return Transition.NONE;
     }
     lastEvaluatedMs = nowMs;
-    List<SeriesHistory> load = recordsIn.get();
-    elasticity.observe(nowMs, deployedAtMs, raw, load);
-    reading = GrowthTest.evaluate(signal, raw, hourly, nowMs, load, elasticity.estimate());
+    reading = GrowthTest.evaluate(signal, raw, hourly, nowMs, recordsIn.get());
     // growth leaves what the job did before: a reading across a redeploy measures the
     // redeploy, and a level the last days reached at this hour is the daily cycle
     boolean growing = reading != null && reading.growing()
@@ -133,7 +127,6 @@ final class TrendWatch {
       out.writeBoolean(r.step());
       out.writeBoolean(r.growing());
     }
-    elasticity.writeTo(out);
   }
 
   static TrendWatch readFrom(DataInput in, Signal signal) throws IOException {
@@ -158,12 +151,6 @@ final class TrendWatch {
       GrowthReading.Adjustment adjustment = named(GrowthReading.Adjustment.class, in.readUTF());
       w.reading = new GrowthReading(signal, window, from, to, points, d[0], d[1], d[2], d[3],
           d[4], d[5], compounding, adjustment, in.readBoolean(), in.readBoolean());
-    }
-    try {
-      w.elasticity = LoadElasticity.readFrom(in);
-    } catch (EOFException e) {
-      // a snapshot from before the elasticity was kept: it is learned again
-      w.elasticity = new LoadElasticity();
     }
     return w;
   }

@@ -62,18 +62,9 @@ public final class GrowthTest {
    */
   public static GrowthReading evaluate(Signal signal, SeriesHistory raw, HourlyHistory hourly,
       long nowMs, List<SeriesHistory> recordsIn) {
-    return evaluate(signal, raw, hourly, nowMs, recordsIn, null);
-  }
-
-  /**
-   * @param elasticity how closely the signal followed the input rate so far in this deployment
-   *     (null while unknown: then a rising input rate is taken out in full)
-   */
-  public static GrowthReading evaluate(Signal signal, SeriesHistory raw, HourlyHistory hourly,
-      long nowMs, List<SeriesHistory> recordsIn, LoadElasticity.Estimate elasticity) {
     DailyProfile profile = hourly == null ? null : DailyProfile.fit(hourly, nowMs);
     GrowthReading recent = raw == null ? null
-        : recent(signal, raw, profile, nowMs, recordsIn, elasticity);
+        : recent(signal, raw, profile, nowMs, recordsIn);
     if (recent != null && recent.growing()) {
       return recent;
     }
@@ -99,7 +90,7 @@ public final class GrowthTest {
   }
 
   static GrowthReading recent(Signal signal, SeriesHistory raw, DailyProfile profile,
-      long nowMs, List<SeriesHistory> recordsIn, LoadElasticity.Estimate elasticity) {
+      long nowMs, List<SeriesHistory> recordsIn) {
     int n = raw.size();
     double[] x = new double[n];
     double[] y = new double[n];
@@ -126,13 +117,12 @@ public final class GrowthTest {
     if (profile != null) {
       adjustment = GrowthReading.Adjustment.DAILY_CYCLE;
     } else {
-      double load = loadExplains(LoadTrend.fit(recordsIn, first, last, nowMs, CONFIDENCE),
-          elasticity);
-      if (load != 0) {
+      double load = loadExplains(LoadTrend.fit(recordsIn, first, last, nowMs, CONFIDENCE));
+      if (load > 0) {
         for (int i = 0; i < k; i++) {
           y[i] -= load * x[i];
         }
-        if (Math.abs(load) >= Math.log1p(RECENT_LOWER)) {
+        if (load >= Math.log1p(RECENT_LOWER)) {
           adjustment = GrowthReading.Adjustment.INPUT_RATE;
         }
       }
@@ -161,28 +151,6 @@ public final class GrowthTest {
       return load.upper();
     }
     return Math.max(0, load.slope());
-  }
-
-  /**
-   * The same, once the signal's elasticity to the load is known ({@link LoadElasticity}): the
-   * load's slope times the elasticity, at {@value LoadElasticity#Z} standard errors of both on the
-   * cautious side. A rising load explains at most that much (and never more than the rule above);
-   * a falling one gives back at least that much of its fall when it surely fell, so the falling
-   * half of a cycle does not hide growth either.
-   */
-  static double loadExplains(SenSlope.Fit load, LoadElasticity.Estimate elasticity) {
-    double full = loadExplains(load);
-    if (load == null || elasticity == null || !Double.isFinite(load.upper())
-        || !Double.isFinite(load.lower())) {
-      return full;
-    }
-    // the load line's interval is at the trend test's confidence: its standard error from it
-    double loadSe = (load.upper() - load.lower()) / 2
-        / NormalQuantile.of(0.5 + CONFIDENCE / 2);
-    if (load.slope() >= 0) {
-      return Math.min(full, Math.max(0, elasticity.bound(load.slope(), loadSe, false)));
-    }
-    return Math.min(0, elasticity.bound(load.slope(), loadSe, true));
   }
 
   /**

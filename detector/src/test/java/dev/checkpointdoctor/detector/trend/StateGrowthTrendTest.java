@@ -73,26 +73,6 @@ class StateGrowthTrendTest {
     assertThat(sentences(d)).anyMatch(s -> s.contains("checkpoints reach the timeout"));
   }
 
-  /**
-   * A job 12 h old (too young to know its daily cycle) whose full snapshots start to grow 4 %/h
-   * while the +-40 % daily load climbs towards its peak, the state following the load only a
-   * little. Taking the load's rise out in full, as a job of unknown elasticity must, hid the
-   * growth for hours (never named in 2 h); the elasticity learned from the job's first hours
-   * takes out only what the state and the duration follow. (3 %/h in the same job is not named
-   * within 2 h yet: the duration's rise stays inside its one-sided 95 % bound.)
-   */
-  @Test
-  void growthInTheRisingHalfOfAYoungJobsDailyCycleIsNamedWithinTwoHours() {
-    TrendSim sim = growing(52, 0.04);
-    sim.dailyAmplitude = 0.4;
-    sim.sizeFollowsLoad = 0.1;
-    sim.run(12 + 2);
-
-    long named = sim.firstNamedAtMs(STATE_GROWTH);
-    assertThat(named).as("state_growth named").isGreaterThan(sim.growthStartMs);
-    assertThat(named - sim.growthStartMs).isLessThanOrEqualTo(2 * HOUR);
-  }
-
   @Test
   void aRestartInTheMiddleMakesTheSameDiagnosisAsAnUninterruptedRun() {
     TrendSim straight = growing(21, 0.03);
