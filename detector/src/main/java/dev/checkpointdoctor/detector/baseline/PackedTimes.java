@@ -107,6 +107,37 @@ final class PackedTimes {
     tailDelta = 0;
   }
 
+  /**
+   * Whether these are the times {@code copy} was last {@link #saveTo saved} from (or equal ones):
+   * the same first time and distance, and the same bytes after them.
+   */
+  boolean matches(Copy copy) {
+    return copy.size == size && copy.headTime == headTime && copy.headDelta == headDelta
+        && java.util.Arrays.equals(bytes, start, end, copy.bytes, 0, copy.length);
+  }
+
+  /** Makes {@code copy} remember these times, for {@link #matches}. */
+  void saveTo(Copy copy) {
+    int used = end - start;
+    if (copy.bytes.length < used) {
+      copy.bytes = new byte[Math.max(used, 2 * copy.bytes.length)];
+    }
+    System.arraycopy(bytes, start, copy.bytes, 0, used);
+    copy.length = used;
+    copy.size = size;
+    copy.headTime = headTime;
+    copy.headDelta = headDelta;
+  }
+
+  /** What {@link #saveTo} remembers of a window's times. */
+  static final class Copy {
+    private byte[] bytes = NONE;
+    private int length;
+    private int size = -1;
+    private long headTime;
+    private long headDelta;
+  }
+
   /** Bytes the entries take now: for tests. */
   int usedBytes() {
     return end - start;

@@ -70,8 +70,10 @@ public final class RobustBaseline {
   // The first value a float cannot hold exactly makes them doubles for good (wideValues).
   private float[] values;
   private double[] wideValues; // null while every value fits in values
-  // ring slots ordered by value (ascending); short is enough for MAX_WINDOW
-  private short[] order;
+  // ring slots ordered by value (ascending): unsigned bytes while the window holds at most 256
+  // slots (the default holds 120), else shorts, which are enough for MAX_WINDOW
+  private byte[] order;
+  private short[] wideOrder; // null while order is used
   private double lastMad; // where the next MAD search starts; any value gives the same MAD
   private int head; // slot of the next write
   private int count; // filled slots
@@ -97,7 +99,11 @@ public final class RobustBaseline {
     this.windowSize = settings.windowSize();
     int initial = Math.min(INITIAL_CAPACITY, windowSize);
     this.values = new float[initial];
-    this.order = new short[initial];
+    if (windowSize <= 256) {
+      this.order = new byte[initial];
+    } else {
+      this.wideOrder = new short[initial];
+    }
   }
 
   /**
@@ -135,17 +141,21 @@ public final class RobustBaseline {
         negativeZeros--;
       }
       int at = oldestPosition(oldest, slot, n);
-      System.arraycopy(order, at + 1, order, at, n - 1 - at);
+      moveOrder(at + 1, at, n - 1 - at);
       times.removeFirst();
       n--;
-    } else if (n == order.length) {
+    } else if (n == orderCapacity()) {
       int grown = Math.min(windowSize, n * 2);
       if (wideValues == null) {
         values = Arrays.copyOf(values, grown);
       } else {
         wideValues = Arrays.copyOf(wideValues, grown);
       }
-      order = Arrays.copyOf(order, grown);
+      if (order != null) {
+        order = Arrays.copyOf(order, grown);
+      } else {
+        wideOrder = Arrays.copyOf(wideOrder, grown);
+      }
     }
     times.add(tsMs);
     setValue(slot, value);
@@ -157,14 +167,18 @@ public final class RobustBaseline {
     int hi = n;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (valueAt(order[mid]) <= value) {
+      if (valueAt(slotAt(mid)) <= value) {
         lo = mid + 1;
       } else {
         hi = mid;
       }
     }
-    System.arraycopy(order, lo, order, lo + 1, n - lo);
-    order[lo] = (short) slot;
+    moveOrder(lo, lo + 1, n - lo);
+    if (order != null) {
+      order[lo] = (byte) slot;
+    } else {
+      wideOrder[lo] = (short) slot;
+    }
     head = head + 1 == windowSize ? 0 : head + 1;
     if (count < windowSize) {
       count++;
@@ -181,20 +195,37 @@ public final class RobustBaseline {
     int hi = n;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (valueAt(order[mid]) < value) {
+      if (valueAt(slotAt(mid)) < value) {
         lo = mid + 1;
       } else {
         hi = mid;
       }
     }
-    if (lo < n && order[lo] == slot) {
+    if (lo < n && slotAt(lo) == slot) {
       return lo;
     }
     int at = 0; // not reached while the order keeps equal values in arrival order
-    while (order[at] != slot) {
+    while (slotAt(at) != slot) {
       at++;
     }
     return at;
+  }
+
+  /** The ring slot at position {@code k} of the value order. */
+  private int slotAt(int k) {
+    return order != null ? order[k] & 0xff : wideOrder[k];
+  }
+
+  private int orderCapacity() {
+    return order != null ? order.length : wideOrder.length;
+  }
+
+  private void moveOrder(int from, int to, int length) {
+    if (order != null) {
+      System.arraycopy(order, from, order, to, length);
+    } else {
+      System.arraycopy(wideOrder, from, wideOrder, to, length);
+    }
   }
 
   private double valueAt(int slot) {
@@ -235,19 +266,27 @@ public final class RobustBaseline {
    */
   private double[] weightSums(Scratch scratch) {
     int n = count;
-    long[] arrival = scratch.times(n);
-    times.copyTo(arrival);
-    double[] bySlot = scratch.weights(n);
-    int oldest = n < windowSize ? 0 : head;
     double now = (double) lastTs;
-    for (int k = 0, slot = oldest; k < n; k++) {
-      bySlot[slot] = scratch.weight(now - (double) arrival[k], halfLifeMs);
-      slot = slot + 1 == windowSize ? 0 : slot + 1;
+    // Series scraped from one target share their times: the baseline weighed just before on
+    // this thread often had the very same window of times, and so the very same weights.
+    double[] byArrival = scratch.weights(n);
+    if (now != scratch.weighedNow || halfLifeMs != scratch.weighedHalfLifeMs
+        || !times.matches(scratch.weighed)) {
+      long[] arrival = scratch.times(n);
+      times.copyTo(arrival);
+      for (int k = 0; k < n; k++) {
+        byArrival[k] = scratch.weight(now - (double) arrival[k], halfLifeMs);
+      }
+      times.saveTo(scratch.weighed);
+      scratch.weighedNow = now;
+      scratch.weighedHalfLifeMs = halfLifeMs;
     }
+    int oldest = n < windowSize ? 0 : head;
     double[] sums = scratch.sums(n);
     double sum = 0;
     for (int k = 0; k < n; k++) {
-      sum += bySlot[order[k]];
+      int arrivalIndex = slotAt(k) - oldest;
+      sum += byArrival[arrivalIndex < 0 ? arrivalIndex + windowSize : arrivalIndex];
       sums[k] = sum;
     }
     return sums;
@@ -306,8 +345,8 @@ public final class RobustBaseline {
     if (n == 0) {
       return Band.EMPTY;
     }
-    double only = valueAt(order[0]);
-    if (only == valueAt(order[n - 1])
+    double only = valueAt(slotAt(0));
+    if (only == valueAt(slotAt(n - 1))
         && (only != 0 || negativeZeros == 0 || negativeZeros == n)) {
       // One value fills the window (a gauge at 0, a counter that does not move): it is the
       // weighted median whatever the weights, and every deviation is 0.
@@ -340,9 +379,9 @@ public final class RobustBaseline {
         lo = mid + 1;
       }
     }
-    double median = valueAt(order[lo]);
+    double median = valueAt(slotAt(lo));
     int below = lo;
-    while (below + 1 < n && valueAt(order[below + 1]) <= median) {
+    while (below + 1 < n && valueAt(slotAt(below + 1)) <= median) {
       below++;
     }
     double mad = weightedMad(p, median, below, half);
@@ -399,7 +438,7 @@ public final class RobustBaseline {
   }
 
   private double deviation(int position, double median) {
-    return Math.abs(valueAt(order[position]) - median);
+    return Math.abs(valueAt(slotAt(position)) - median);
   }
 
   /** Weight of positions [from, to]; 0 for an empty run. */
@@ -523,8 +562,11 @@ public final class RobustBaseline {
     private final double[] powers = new double[MEMO_SLOTS];
     private double memoHalfLifeMs = Double.NaN;
     private long[] times = new long[0];
-    private double[] weights = new double[0];
+    private double[] weights = new double[0]; // of the times in weighed, oldest first
     private double[] sums = new double[0];
+    private final PackedTimes.Copy weighed = new PackedTimes.Copy();
+    private double weighedNow = Double.NaN;
+    private double weighedHalfLifeMs = Double.NaN;
 
     Scratch() {
       Arrays.fill(ages, Double.NaN); // NaN equals no age
@@ -537,10 +579,11 @@ public final class RobustBaseline {
       return times;
     }
 
-    /** Indexed by ring slot, which is below the window's count. */
     double[] weights(int n) {
       if (weights.length < n) {
-        weights = new double[Math.max(n, 2 * weights.length)];
+        double[] grown = new double[Math.max(n, 2 * weights.length)];
+        System.arraycopy(weights, 0, grown, 0, weights.length);
+        weights = grown;
       }
       return weights;
     }

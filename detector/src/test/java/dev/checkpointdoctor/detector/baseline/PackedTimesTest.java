@@ -53,4 +53,32 @@ class PackedTimesTest {
     }
     assertThat(packed.usedBytes()).isEqualTo(119);
   }
+
+  @Test
+  void aCopyMatchesEqualTimesOnly() {
+    PackedTimes a = new PackedTimes();
+    PackedTimes b = new PackedTimes();
+    PackedTimes.Copy copy = new PackedTimes.Copy();
+    for (long t : new long[] {1000, 16_000, 31_000, 46_001}) {
+      a.add(t);
+      b.add(t);
+    }
+    a.saveTo(copy);
+    assertThat(b.matches(copy)).isTrue();
+    // the same entries after the first time, but another first time and distance
+    b.removeFirst();
+    a.removeFirst();
+    a.saveTo(copy);
+    PackedTimes c = new PackedTimes();
+    for (long t : new long[] {16_000, 31_000, 46_001}) {
+      c.add(t);
+    }
+    assertThat(b.matches(copy)).isTrue();
+    assertThat(c.matches(copy)).isFalse(); // equal times, but c's first distance is 0: no match
+    b.add(61_000);
+    assertThat(b.matches(copy)).isFalse();
+    a.add(61_001);
+    a.saveTo(copy);
+    assertThat(b.matches(copy)).isFalse();
+  }
 }
