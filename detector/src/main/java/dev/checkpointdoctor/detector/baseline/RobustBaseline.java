@@ -29,20 +29,17 @@ import java.util.Arrays;
  * signal.absoluteFloor())}, {@code lower = expected - h}, {@code upper = expected + h}.
  *
  * <p>The band is cached and recomputed lazily after a learn. The window is kept ordered by value
- * as it changes (one binary search and one array move per learn), together with prefix sums of
- * the weights in that order. Weights are kept relative to an epoch, {@code 2^((t_i - epoch) /
- * halfLife)}: a common factor, which changes neither the median nor the MAD, and which lets a
- * learn update the sums in place (subtract the evicted weight from the sums after it, add the new
- * one after its position) instead of re-weighting the whole window when {@code t_now} moves. The
- * sums are taken afresh from the newest timestamp every {@code windowSize} learns, and sooner when
- * the relative weights would grow large, so their rounding stays at a few ulps of {@code W}. A
- * recompute is then a binary search of the sums for the median, and a search for the MAD over runs
- * of positions around the median (the observations within {@code d} of the median are one run of
- * the ordered window, weighed by two sums), starting from the previous MAD. The cumulative weights
- * are thus differences of sums rather than one running sum; they differ from the running sum only
- * in the last bits, which matters only for a cumulative weight within rounding of {@code W / 2}.
- * Arrays start small and grow to {@code windowSize}, because most baselines of a big fleet are
- * young or sparse. Not thread-safe.
+ * as it changes (one binary search and one array move per learn). A recompute weighs the window
+ * afresh from {@code t_now} and sums the weights in value order into a per-thread scratch array
+ * (the weight sums are not kept: every tracked series has a baseline, and they would cost a double
+ * per observation); then it is a binary search of the sums for the median, and a search for the
+ * MAD over runs of positions around the median (the observations within {@code d} of the median
+ * are one run of the ordered window, weighed by two sums), starting from the previous MAD. The
+ * cumulative weights are thus differences of sums rather than one running sum; they differ from
+ * the running sum only in the last bits, which matters only for a cumulative weight within
+ * rounding of {@code W / 2}. Times are kept as delta-of-delta varints ({@link PackedTimes}),
+ * values as floats while every one is exactly a float. Arrays start small and grow to
+ * {@code windowSize}, because most baselines of a big fleet are young or sparse. Not thread-safe.
  */
 public final class RobustBaseline {
 
@@ -55,8 +52,6 @@ public final class RobustBaseline {
   static final byte SNAPSHOT_VERSION = 1;
   private static final int MAX_WINDOW = 4096;
   private static final int INITIAL_CAPACITY = 4;
-  /** The epoch moves before relative weights grow past 2^this; far from overflow. */
-  private static final double REBASE_HALF_LIVES = 64;
 
   // Baselines are only used by one thread at a time (the detector holds its lock), so one memo
   // per thread serves them all.
@@ -68,23 +63,17 @@ public final class RobustBaseline {
   private final int windowSize;
 
   // ring buffer in arrival order; grows until it holds windowSize slots
-  // Event times as int milliseconds from timeBase: a window rarely spans more than the +-24 days
-  // an int holds, and it halves what the times cost; a baseline whose window does switches to
-  // longs (wideTimes) for good.
-  private long timeBase = NO_TIMESTAMP;
-  private int[] times;
-  private long[] wideTimes; // null while every time fits in times
+  // the slots' event times, oldest first (the oldest is in slot head once the ring is full)
+  private final PackedTimes times = new PackedTimes();
   // Values as floats while every one is exactly a float (counts, bytes and milliseconds below
   // 2^24, and most small integers, are): half the bytes, and the very same doubles read back.
   // The first value a float cannot hold exactly makes them doubles for good (wideValues).
   private float[] values;
   private double[] wideValues; // null while every value fits in values
-  // ring slots ordered by value (ascending); short is enough for MAX_WINDOW
-  private short[] order;
-  // prefix[k]: summed relative weights of order[0..k]; see the class comment
-  private double[] prefix;
-  private long epoch = NO_TIMESTAMP; // relative weights are 2^((t - epoch) / halfLife)
-  private int sinceRebuild; // incremental prefix updates since the last exact sum
+  // ring slots ordered by value (ascending): unsigned bytes while the window holds at most 256
+  // slots (the default holds 120), else shorts, which are enough for MAX_WINDOW
+  private byte[] order;
+  private short[] wideOrder; // null while order is used
   private double lastMad; // where the next MAD search starts; any value gives the same MAD
   private int head; // slot of the next write
   private int count; // filled slots
@@ -109,10 +98,12 @@ public final class RobustBaseline {
         settings.halfLife().getSeconds() * 1000.0 + settings.halfLife().getNano() / 1e6;
     this.windowSize = settings.windowSize();
     int initial = Math.min(INITIAL_CAPACITY, windowSize);
-    this.times = new int[initial];
     this.values = new float[initial];
-    this.order = new short[initial];
-    this.prefix = new double[initial];
+    if (windowSize <= 256) {
+      this.order = new byte[initial];
+    } else {
+      this.wideOrder = new short[initial];
+    }
   }
 
   /**
@@ -131,14 +122,7 @@ public final class RobustBaseline {
       firstTs = Math.min(firstTs, tsMs);
       lastTs = Math.max(lastTs, tsMs);
     }
-    if (epoch == NO_TIMESTAMP || sinceRebuild >= windowSize
-        || ((double) lastTs - (double) epoch) / halfLifeMs > REBASE_HALF_LIVES) {
-      store(tsMs, value, false);
-      rebuildPrefix();
-    } else {
-      store(tsMs, value, true);
-      sinceRebuild++;
-    }
+    store(tsMs, value);
     if (observations < Integer.MAX_VALUE) {
       observations++;
     }
@@ -146,12 +130,8 @@ public final class RobustBaseline {
     return true;
   }
 
-  /**
-   * Writes the observation into the ring (evicting the oldest when full) and the value order, and,
-   * when {@code updatePrefix}, moves the prefix sums with them: a removed weight is subtracted
-   * from every later sum and an inserted one added, which vectorises, unlike a sum's chain.
-   */
-  private void store(long tsMs, double value, boolean updatePrefix) {
+  /** Writes the observation into the ring (evicting the oldest when full) and the value order. */
+  private void store(long tsMs, double value) {
     int slot = head;
     int n = count;
     if (n == windowSize) {
@@ -161,31 +141,23 @@ public final class RobustBaseline {
         negativeZeros--;
       }
       int at = oldestPosition(oldest, slot, n);
-      System.arraycopy(order, at + 1, order, at, n - 1 - at);
-      if (updatePrefix) {
-        double gone = relativeWeight(timeAt(slot));
-        double[] p = prefix;
-        for (int k = at; k < n - 1; k++) {
-          p[k] = p[k + 1] - gone;
-        }
-      }
+      moveOrder(at + 1, at, n - 1 - at);
+      times.removeFirst();
       n--;
-    } else if (n == order.length) {
+    } else if (n == orderCapacity()) {
       int grown = Math.min(windowSize, n * 2);
-      if (wideTimes == null) {
-        times = Arrays.copyOf(times, grown);
-      } else {
-        wideTimes = Arrays.copyOf(wideTimes, grown);
-      }
       if (wideValues == null) {
         values = Arrays.copyOf(values, grown);
       } else {
         wideValues = Arrays.copyOf(wideValues, grown);
       }
-      order = Arrays.copyOf(order, grown);
-      prefix = Arrays.copyOf(prefix, grown);
+      if (order != null) {
+        order = Arrays.copyOf(order, grown);
+      } else {
+        wideOrder = Arrays.copyOf(wideOrder, grown);
+      }
     }
-    setTime(slot, tsMs, n);
+    times.add(tsMs);
     setValue(slot, value);
     if (isNegativeZero(value)) {
       negativeZeros++;
@@ -195,21 +167,17 @@ public final class RobustBaseline {
     int hi = n;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (valueAt(order[mid]) <= value) {
+      if (valueAt(slotAt(mid)) <= value) {
         lo = mid + 1;
       } else {
         hi = mid;
       }
     }
-    System.arraycopy(order, lo, order, lo + 1, n - lo);
-    order[lo] = (short) slot;
-    if (updatePrefix) {
-      double w = relativeWeight(tsMs);
-      double[] p = prefix;
-      for (int k = n; k > lo; k--) {
-        p[k] = p[k - 1] + w;
-      }
-      p[lo] = (lo > 0 ? p[lo - 1] : 0.0) + w;
+    moveOrder(lo, lo + 1, n - lo);
+    if (order != null) {
+      order[lo] = (byte) slot;
+    } else {
+      wideOrder[lo] = (short) slot;
     }
     head = head + 1 == windowSize ? 0 : head + 1;
     if (count < windowSize) {
@@ -227,20 +195,37 @@ public final class RobustBaseline {
     int hi = n;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (valueAt(order[mid]) < value) {
+      if (valueAt(slotAt(mid)) < value) {
         lo = mid + 1;
       } else {
         hi = mid;
       }
     }
-    if (lo < n && order[lo] == slot) {
+    if (lo < n && slotAt(lo) == slot) {
       return lo;
     }
     int at = 0; // not reached while the order keeps equal values in arrival order
-    while (order[at] != slot) {
+    while (slotAt(at) != slot) {
       at++;
     }
     return at;
+  }
+
+  /** The ring slot at position {@code k} of the value order. */
+  private int slotAt(int k) {
+    return order != null ? order[k] & 0xff : wideOrder[k];
+  }
+
+  private int orderCapacity() {
+    return order != null ? order.length : wideOrder.length;
+  }
+
+  private void moveOrder(int from, int to, int length) {
+    if (order != null) {
+      System.arraycopy(order, from, order, to, length);
+    } else {
+      System.arraycopy(wideOrder, from, wideOrder, to, length);
+    }
   }
 
   private double valueAt(int slot) {
@@ -269,88 +254,49 @@ public final class RobustBaseline {
     return wideValues != null;
   }
 
-  /** Whether this baseline's window spanned too much for int times. For tests. */
-  boolean keepsLongTimes() {
-    return wideTimes != null;
-  }
-
-  private long timeAt(int slot) {
-    return wideTimes != null ? wideTimes[slot] : timeBase + times[slot];
+  /** Bytes the window's times take. For tests. */
+  int timeBytes() {
+    return times.usedBytes();
   }
 
   /**
-   * Stores the time of {@code slot}; the other live slots are {@code order[0, n)}. A time that
-   * does not fit the base moves the base to it, or, when the window then spans too much, makes
-   * the times long.
+   * The window's weights relative to {@code t_now}, {@code 2^(-(t_now - t_i) / halfLife)}, summed
+   * in value order: {@code sums[k]} weighs {@code order[0..k]}. In the scratch, valid until the
+   * next call on this thread.
    */
-  private void setTime(int slot, long tsMs, int n) {
-    if (wideTimes == null) {
-      if (timeBase == NO_TIMESTAMP) {
-        timeBase = tsMs;
-      }
-      if (fitsInt(tsMs, timeBase)) {
-        times[slot] = (int) (tsMs - timeBase);
-        return;
-      }
-      boolean allFit = true;
-      for (int k = 0; k < n && allFit; k++) {
-        allFit = fitsInt(timeAt(order[k]), tsMs);
-      }
-      if (allFit) {
-        for (int k = 0; k < n; k++) {
-          times[order[k]] = (int) (timeAt(order[k]) - tsMs);
-        }
-        timeBase = tsMs;
-        times[slot] = 0;
-        return;
-      }
-      long[] wide = new long[times.length];
+  private double[] weightSums(Scratch scratch) {
+    int n = count;
+    double now = (double) lastTs;
+    // Series scraped from one target share their times: the baseline weighed just before on
+    // this thread often had the very same window of times, and so the very same weights.
+    double[] byArrival = scratch.weights(n);
+    if (now != scratch.weighedNow || halfLifeMs != scratch.weighedHalfLifeMs
+        || !times.matches(scratch.weighed)) {
+      long[] arrival = scratch.times(n);
+      times.copyTo(arrival);
       for (int k = 0; k < n; k++) {
-        wide[order[k]] = timeAt(order[k]);
+        byArrival[k] = scratch.weight(now - (double) arrival[k], halfLifeMs);
       }
-      wideTimes = wide;
-      times = null;
+      times.saveTo(scratch.weighed);
+      scratch.weighedNow = now;
+      scratch.weighedHalfLifeMs = halfLifeMs;
     }
-    wideTimes[slot] = tsMs;
-  }
-
-  private static boolean fitsInt(long t, long base) {
-    long offset = t - base;
-    boolean overflow = ((t ^ base) & (t ^ offset)) < 0;
-    return !overflow && offset == (int) offset;
-  }
-
-  /**
-   * Sums the relative weights afresh in value order, from an epoch moved to the newest timestamp:
-   * bounds the rounding the incremental updates accumulate, and keeps the weights' exponents small.
-   */
-  private void rebuildPrefix() {
-    epoch = lastTs;
-    sinceRebuild = 0;
+    int oldest = n < windowSize ? 0 : head;
+    double[] sums = scratch.sums(n);
     double sum = 0;
-    for (int k = 0; k < count; k++) {
-      sum += relativeWeight(timeAt(order[k]));
-      prefix[k] = sum;
+    for (int k = 0; k < n; k++) {
+      int arrivalIndex = slotAt(k) - oldest;
+      sum += byArrival[arrivalIndex < 0 ? arrivalIndex + windowSize : arrivalIndex];
+      sums[k] = sum;
     }
+    return sums;
   }
 
-  /**
-   * Largest difference between a prefix sum and the same sum taken afresh, relative to the total
-   * weight: what the in-place updates have accumulated since the last rebuild. For tests.
-   */
-  double prefixError() {
-    double sum = 0;
-    double worst = 0;
-    for (int k = 0; k < count; k++) {
-      sum += relativeWeight(timeAt(order[k]));
-      worst = Math.max(worst, Math.abs(prefix[k] - sum));
-    }
-    return count == 0 ? 0 : worst / sum;
-  }
-
-  /** {@code 2^((t - epoch) / halfLife)}: the weight up to a factor all observations share. */
-  private double relativeWeight(long tsMs) {
-    return SCRATCH.get().weight((double) epoch - (double) tsMs, halfLifeMs);
+  /** The window's times oldest first. */
+  private long[] arrivalTimes() {
+    long[] t = new long[count];
+    times.copyTo(t);
+    return t;
   }
 
   /** The current band; {@link Band#EMPTY all NaN} before the first observation. */
@@ -399,8 +345,8 @@ public final class RobustBaseline {
     if (n == 0) {
       return Band.EMPTY;
     }
-    double only = valueAt(order[0]);
-    if (only == valueAt(order[n - 1])
+    double only = valueAt(slotAt(0));
+    if (only == valueAt(slotAt(n - 1))
         && (only != 0 || negativeZeros == 0 || negativeZeros == n)) {
       // One value fills the window (a gauge at 0, a counter that does not move): it is the
       // weighted median whatever the weights, and every deviation is 0.
@@ -420,7 +366,7 @@ public final class RobustBaseline {
     if (n == 0) {
       return Band.EMPTY;
     }
-    double[] p = prefix;
+    double[] p = weightSums(SCRATCH.get());
     double half = p[n - 1] / 2;
     // weighted median: smallest value whose cumulative weight reaches half
     int lo = 0;
@@ -433,12 +379,12 @@ public final class RobustBaseline {
         lo = mid + 1;
       }
     }
-    double median = valueAt(order[lo]);
+    double median = valueAt(slotAt(lo));
     int below = lo;
-    while (below + 1 < n && valueAt(order[below + 1]) <= median) {
+    while (below + 1 < n && valueAt(slotAt(below + 1)) <= median) {
       below++;
     }
-    double mad = weightedMad(median, below, half);
+    double mad = weightedMad(p, median, below, half);
     lastMad = mad;
     return band(median, mad);
   }
@@ -451,13 +397,13 @@ public final class RobustBaseline {
    * previous MAD, which a new observation moves little, and widens or narrows the run one
    * deviation at a time (ties together).
    */
-  private double weightedMad(double median, int below, double half) {
+  private double weightedMad(double[] p, double median, int below, double half) {
     int n = count;
     double d = lastMad;
     // first position at or below the median within d, last one above it within d
     int from = firstWithin(median, below, d);
     int to = lastWithin(median, below, n, d);
-    if (runWeight(from, to) >= half) {
+    if (runWeight(p, from, to) >= half) {
       while (true) {
         double widest = Math.max(from <= below ? deviation(from, median) : 0.0,
             to > below ? deviation(to, median) : 0.0);
@@ -469,7 +415,7 @@ public final class RobustBaseline {
         }
         // an empty run ends it too: with every weight underflowed to 0, half is 0 and no run
         // weighs less than that
-        if (from > below && to <= below || runWeight(from, to) < half) {
+        if (from > below && to <= below || runWeight(p, from, to) < half) {
           return widest;
         }
       }
@@ -483,7 +429,7 @@ public final class RobustBaseline {
       while (to < n - 1 && deviation(to + 1, median) == next) {
         to++;
       }
-      if (runWeight(from, to) >= half) {
+      if (runWeight(p, from, to) >= half) {
         return next;
       }
     }
@@ -492,15 +438,15 @@ public final class RobustBaseline {
   }
 
   private double deviation(int position, double median) {
-    return Math.abs(valueAt(order[position]) - median);
+    return Math.abs(valueAt(slotAt(position)) - median);
   }
 
   /** Weight of positions [from, to]; 0 for an empty run. */
-  private double runWeight(int from, int to) {
+  private static double runWeight(double[] p, int from, int to) {
     if (from > to) {
       return 0.0;
     }
-    return prefix[to] - (from > 0 ? prefix[from - 1] : 0.0);
+    return p[to] - (from > 0 ? p[from - 1] : 0.0);
   }
 
   /** Smallest position in [0, below] whose deviation is at most d, or below + 1 for none. */
@@ -556,13 +502,7 @@ public final class RobustBaseline {
     observations = 0;
     firstTs = NO_TIMESTAMP;
     lastTs = NO_TIMESTAMP;
-    epoch = NO_TIMESTAMP;
-    timeBase = NO_TIMESTAMP;
-    if (wideTimes != null) {
-      wideTimes = null;
-      times = new int[wideValues != null ? wideValues.length : values.length];
-    }
-    sinceRebuild = 0;
+    times.clear();
     lastMad = 0;
     cached = Band.EMPTY;
   }
@@ -575,12 +515,13 @@ public final class RobustBaseline {
   void forgetBefore(long tsMs) {
     int n = count;
     int oldest = n < windowSize ? 0 : head;
+    long[] arrival = arrivalTimes();
     long[] keptTimes = new long[n];
     double[] keptValues = new double[n];
     int kept = 0;
     for (int k = 0; k < n; k++) {
       int slot = (oldest + k) % windowSize;
-      long t = timeAt(slot);
+      long t = arrival[k];
       if (t >= tsMs) {
         keptTimes[kept] = t;
         keptValues[kept++] = valueAt(slot);
@@ -620,9 +561,38 @@ public final class RobustBaseline {
     private final double[] ages = new double[MEMO_SLOTS];
     private final double[] powers = new double[MEMO_SLOTS];
     private double memoHalfLifeMs = Double.NaN;
+    private long[] times = new long[0];
+    private double[] weights = new double[0]; // of the times in weighed, oldest first
+    private double[] sums = new double[0];
+    private final PackedTimes.Copy weighed = new PackedTimes.Copy();
+    private double weighedNow = Double.NaN;
+    private double weighedHalfLifeMs = Double.NaN;
 
     Scratch() {
       Arrays.fill(ages, Double.NaN); // NaN equals no age
+    }
+
+    long[] times(int n) {
+      if (times.length < n) {
+        times = new long[Math.max(n, 2 * times.length)];
+      }
+      return times;
+    }
+
+    double[] weights(int n) {
+      if (weights.length < n) {
+        double[] grown = new double[Math.max(n, 2 * weights.length)];
+        System.arraycopy(weights, 0, grown, 0, weights.length);
+        weights = grown;
+      }
+      return weights;
+    }
+
+    double[] sums(int n) {
+      if (sums.length < n) {
+        sums = new double[Math.max(n, 2 * sums.length)];
+      }
+      return sums;
     }
 
     double weight(double age, double halfLifeMs) {
@@ -656,9 +626,10 @@ public final class RobustBaseline {
     out.writeLong(lastTs);
     out.writeInt(count);
     int start = count < windowSize ? 0 : head;
+    long[] arrival = arrivalTimes();
     for (int i = 0; i < count; i++) {
       int slot = (start + i) % windowSize;
-      out.writeLong(timeAt(slot));
+      out.writeLong(arrival[i]);
       out.writeDouble(valueAt(slot));
     }
   }
@@ -719,15 +690,12 @@ public final class RobustBaseline {
         throw new IOException("baseline snapshot timestamp " + i + " outside [first, last]");
       }
       if (i >= skip) {
-        b.store(ts, v, false);
+        b.store(ts, v);
       }
     }
     b.observations = observations;
     b.firstTs = observations == 0 ? NO_TIMESTAMP : first;
     b.lastTs = observations == 0 ? NO_TIMESTAMP : last;
-    if (b.count > 0) {
-      b.rebuildPrefix();
-    }
     b.cached = null;
     return b;
   }

@@ -12,10 +12,13 @@ import java.util.Arrays;
  * when the rolling baseline has drifted lower since. Seven days rather than yesterday alone, so
  * Monday morning is explained by Friday's, and the weekend by last weekend's.
  *
- * <p>A ring of 192 hourly slots: slot {@code h mod 192} holds absolute hour {@code h} (hours since
- * the epoch) when {@code newestHour - 192 < h <= newestHour}; a slot whose hour fell out of that
- * range is empty. Floats (a float's 24-bit precision is plenty for "did it go this far"): 1.5 KB
- * per tracker, created only once its baseline is ready.
+ * <p>A ring of hourly cells covering at most 192 hours: hour {@code h} (hours since the epoch) is
+ * remembered when {@code newestHour - 192 < h <= newestHour}; an hour that fell out of that range
+ * is empty. Floats (a float's 24-bit precision is plenty for "did it go this far"). The ring holds
+ * only as many hours as the oldest remembered one needs ({@code capacity}; cell {@code h mod
+ * capacity} holds hour {@code h} when {@code newestHour - capacity < h <= newestHour}, and every
+ * hour in range but older than that is empty): every tracked series has one, and a young one
+ * needs a few hours, not eight days (1.5 KB).
  */
 final class SeasonalEnvelope {
   static final long HOUR_MS = 3_600_000L;
@@ -23,14 +26,93 @@ final class SeasonalEnvelope {
   /** How many days back an hour may be explained from. */
   static final int DAYS = 7;
 
-  private final float[] min = new float[SLOTS];
-  private final float[] max = new float[SLOTS];
+  private static final int INITIAL_CAPACITY = 4;
+
+  // cell i's min at [2i], max at [2i + 1]; NaN when empty; capacity = cells.length / 2 <= SLOTS
+  private float[] cells = empty(INITIAL_CAPACITY);
   private int newestHour = Integer.MIN_VALUE;
   private int levelSinceHour = Integer.MIN_VALUE; // hours before it do not accuse
 
-  SeasonalEnvelope() {
-    Arrays.fill(min, Float.NaN);
-    Arrays.fill(max, Float.NaN);
+  SeasonalEnvelope() {}
+
+  private static float[] empty(int capacity) {
+    float[] c = new float[2 * capacity];
+    Arrays.fill(c, Float.NaN);
+    return c;
+  }
+
+  private int capacity() {
+    return cells.length >> 1;
+  }
+
+  /** The cell holding hour {@code h}, or -1 when that hour is empty (or out of range). */
+  private int cellOf(int h) {
+    int cap = capacity();
+    if (h > newestHour || h <= newestHour - cap) {
+      return -1;
+    }
+    int cell = Math.floorMod(h, cap);
+    return Float.isNaN(cells[2 * cell]) ? -1 : cell;
+  }
+
+  /**
+   * Grows the ring so that it holds {@code hours} hours ending at the newest one, moving every
+   * remembered hour after {@code keepAfter} to its cell in the larger ring.
+   */
+  private void growTo(int hours, int keepAfter) {
+    int cap = capacity();
+    int grown = Math.min(SLOTS, Math.max(2 * cap, hours));
+    float[] old = cells;
+    cells = empty(grown);
+    for (int h = newestHour - cap + 1; h <= newestHour; h++) {
+      int from = Math.floorMod(h, cap);
+      if (h > keepAfter && !Float.isNaN(old[2 * from])) {
+        int to = Math.floorMod(h, grown);
+        cells[2 * to] = old[2 * from];
+        cells[2 * to + 1] = old[2 * from + 1];
+      }
+    }
+  }
+
+  /**
+   * Makes {@code h}, newer than the newest hour, the newest: the cells it reuses held hours that
+   * are empty now, unless a remembered hour is still within range, which the ring grows for.
+   */
+  private void advanceTo(int h) {
+    int cap = capacity();
+    int oldest = Integer.MAX_VALUE; // oldest remembered hour that stays in range
+    for (int k = newestHour - cap + 1; k <= newestHour; k++) {
+      if (k > h - SLOTS && !Float.isNaN(cells[2 * Math.floorMod(k, cap)])) {
+        oldest = k;
+        break;
+      }
+    }
+    if (oldest != Integer.MAX_VALUE && h - oldest + 1 > cap) {
+      growTo(h - oldest + 1, h - SLOTS);
+      cap = capacity();
+    }
+    long gap = Math.min((long) h - newestHour, cap);
+    for (long k = 1; k <= gap; k++) {
+      int cell = Math.floorMod(newestHour + (int) k, cap);
+      cells[2 * cell] = Float.NaN;
+      cells[2 * cell + 1] = Float.NaN;
+    }
+    newestHour = h;
+  }
+
+  /** Widens hour {@code h}'s cell (within range) to {@code lo} and {@code hi}. */
+  private void put(int h, float lo, float hi) {
+    if (h <= newestHour - capacity()) {
+      growTo(newestHour - h + 1, newestHour - SLOTS);
+    }
+    int cell = Math.floorMod(h, capacity());
+    if (Float.isNaN(cells[2 * cell])) {
+      cells[2 * cell] = lo;
+      cells[2 * cell + 1] = hi;
+    } else {
+      cells[2 * cell] = Math.min(cells[2 * cell], lo);
+      cells[2 * cell + 1] = Math.max(cells[2 * cell + 1], hi);
+    }
   }
 
   /** Remembers a value seen while it was normal; values older than the ring holds are ignored. */
@@ -39,26 +121,12 @@ final class SeasonalEnvelope {
     if (newestHour == Integer.MIN_VALUE) {
       newestHour = h;
     } else if (h > newestHour) {
-      // hours skipped since the newest one are empty now: their slots held hours 8 days ago
-      long gap = Math.min((long) h - newestHour, SLOTS);
-      for (long k = 1; k <= gap; k++) {
-        int slot = Math.floorMod(newestHour + (int) k, SLOTS);
-        min[slot] = Float.NaN;
-        max[slot] = Float.NaN;
-      }
-      newestHour = h;
+      advanceTo(h);
     } else if (h <= newestHour - SLOTS) {
       return;
     }
-    int slot = Math.floorMod(h, SLOTS);
     float v = (float) value;
-    if (Float.isNaN(min[slot])) {
-      min[slot] = v;
-      max[slot] = v;
-    } else {
-      min[slot] = Math.min(min[slot], v);
-      max[slot] = Math.max(max[slot], v);
-    }
+    put(h, v, v);
   }
 
   /**
@@ -73,14 +141,11 @@ final class SeasonalEnvelope {
     int now = (int) Math.floorDiv(tsMs, HOUR_MS);
     for (int day = 1; day <= DAYS; day++) {
       for (int h = now - 24 * day - 1; h <= now - 24 * day + 1; h++) {
-        if (h > newestHour || h <= newestHour - SLOTS) {
+        int cell = cellOf(h);
+        if (cell < 0) {
           continue;
         }
-        int slot = Math.floorMod(h, SLOTS);
-        if (Float.isNaN(min[slot])) {
-          continue;
-        }
-        if (side > 0 ? value <= max[slot] + slack : value >= min[slot] - slack) {
+        if (side > 0 ? value <= cells[2 * cell + 1] + slack : value >= cells[2 * cell] - slack) {
           return true;
         }
       }
@@ -105,16 +170,13 @@ final class SeasonalEnvelope {
     for (int day = 1; day <= DAYS; day++) {
       boolean seen = false;
       for (int h = now - 24 * day - 1; h <= now - 24 * day + 1; h++) {
-        if (h > newestHour || h <= newestHour - SLOTS || h < levelSinceHour) {
-          continue;
-        }
-        int slot = Math.floorMod(h, SLOTS);
-        if (Float.isNaN(min[slot])) {
+        int cell = h < levelSinceHour ? -1 : cellOf(h);
+        if (cell < 0) {
           continue;
         }
         seen = true;
-        hi = Math.max(hi, max[slot]);
-        lo = Math.min(lo, min[slot]);
+        hi = Math.max(hi, cells[2 * cell + 1]);
+        lo = Math.min(lo, cells[2 * cell]);
       }
       days += seen ? 1 : 0;
     }
@@ -137,10 +199,9 @@ final class SeasonalEnvelope {
   /** Writes {@code e}; null (nothing recorded yet) is written as an empty envelope. */
   static void writeTo(SeasonalEnvelope e, DataOutput out) throws IOException {
     int used = 0;
-    if (e != null) {
-      for (float m : e.min) {
-        used += Float.isNaN(m) ? 0 : 1;
-      }
+    int cap = e == null ? 0 : e.capacity();
+    for (int i = 0; i < cap; i++) {
+      used += Float.isNaN(e.cells[2 * i]) ? 0 : 1;
     }
     out.writeShort(used);
     if (used == 0) {
@@ -148,14 +209,22 @@ final class SeasonalEnvelope {
     }
     out.writeInt(e.newestHour);
     out.writeInt(e.levelSinceHour);
-    for (int i = 0; i < SLOTS; i++) {
-      if (!Float.isNaN(e.min[i])) {
-        // the hour this slot holds: the one within the ring's range with this residue
-        int h = e.newestHour - Math.floorMod(e.newestHour - i, SLOTS);
-        out.writeInt(h);
-        out.writeFloat(e.min[i]);
-        out.writeFloat(e.max[i]);
+    // oldest hour first, as the ring of 192 slots wrote them: by slot, which is hour mod 192
+    int[] hours = new int[used];
+    int k = 0;
+    for (int h = e.newestHour - cap + 1; h <= e.newestHour; h++) {
+      if (e.cellOf(h) >= 0) {
+        hours[k++] = h;
       }
+    }
+    Integer[] bySlot = Arrays.stream(hours).boxed()
+        .sorted(java.util.Comparator.comparingInt(h -> Math.floorMod(h, SLOTS)))
+        .toArray(Integer[]::new);
+    for (int h : bySlot) {
+      int cell = e.cellOf(h);
+      out.writeInt(h);
+      out.writeFloat(e.cells[2 * cell]);
+      out.writeFloat(e.cells[2 * cell + 1]);
     }
   }
 
@@ -179,9 +248,7 @@ final class SeasonalEnvelope {
       if (h > e.newestHour || h <= e.newestHour - SLOTS) {
         throw new IOException("seasonal envelope snapshot hour " + h + " is outside its ring");
       }
-      int slot = Math.floorMod(h, SLOTS);
-      e.min[slot] = lo;
-      e.max[slot] = hi;
+      e.put(h, lo, hi);
     }
     return e;
   }
@@ -212,9 +279,7 @@ final class SeasonalEnvelope {
     e.newestHour = newest;
     for (int i = 0; i < used; i++) {
       if (hours[i] > newest - SLOTS) {
-        int slot = Math.floorMod(hours[i], SLOTS);
-        e.min[slot] = lows[i];
-        e.max[slot] = highs[i];
+        e.put(hours[i], lows[i], highs[i]);
       }
     }
     return e;

@@ -8,12 +8,95 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.util.Random;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class SeasonalEnvelopeTest {
   static final long HOUR = 3_600_000L;
   static final long DAY = 24 * HOUR;
   static final long T0 = 1_796_000_000_000L - Math.floorMod(1_796_000_000_000L, DAY); // midnight
+
+  @Test
+  void theRingGrownOnDemandAnswersAsEightDaysOfHoursDo() throws Exception {
+    // a model of the definition (every hour within 192 of the newest is remembered) against the
+    // ring that holds only the hours it needs: jumps forward and back, gaps past eight days
+    Random r = new Random(19);
+    for (int run = 0; run < 40; run++) {
+      SeasonalEnvelope e = new SeasonalEnvelope();
+      TreeMap<Integer, float[]> model = new TreeMap<>();
+      int newest = Integer.MIN_VALUE;
+      long t = T0 + r.nextInt(1000) * HOUR;
+      for (int i = 0; i < 600; i++) {
+        int kind = r.nextInt(30);
+        t += kind == 0 ? (r.nextInt(300) - 100) * HOUR : kind < 4 ? -r.nextInt(50) * HOUR
+            : r.nextInt(20) * 60_000L;
+        float v = r.nextInt(100);
+        e.record(t, v);
+        int h = (int) Math.floorDiv(t, HOUR);
+        if (newest == Integer.MIN_VALUE || h > newest) {
+          newest = h;
+          model.headMap(newest - SeasonalEnvelope.SLOTS, true).clear();
+        }
+        if (h > newest - SeasonalEnvelope.SLOTS) {
+          model.merge(h, new float[] {v, v},
+              (a, b) -> new float[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
+        }
+        if (i % 5 == 0) {
+          if (r.nextInt(10) == 0) {
+            e.levelChangedAt(t - r.nextInt(100) * HOUR);
+          }
+          long q = t + (r.nextInt(60) - 20) * HOUR;
+          double value = r.nextInt(140) - 20;
+          int side = r.nextBoolean() ? 1 : -1;
+          assertThat(e.explains(q, value, side, 3)).as("run %d step %d", run, i)
+              .isEqualTo(modelExplains(model, newest, q, value, side, 3));
+        }
+        if (i % 97 == 0) {
+          ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+          SeasonalEnvelope.writeTo(e, new DataOutputStream(bytes));
+          SeasonalEnvelope back = SeasonalEnvelope.readFrom(
+              new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+          ByteArrayOutputStream again = new ByteArrayOutputStream();
+          SeasonalEnvelope.writeTo(back, new DataOutputStream(again));
+          assertThat(again.toByteArray()).isEqualTo(bytes.toByteArray());
+          // written as the 192-slot ring wrote it: the hours in the order of their slots
+          java.io.DataInputStream in =
+              new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()));
+          int used = in.readUnsignedShort();
+          assertThat(used).isEqualTo(model.size());
+          if (used > 0) {
+            in.readInt();
+            in.readInt();
+            int previousSlot = -1;
+            for (int k = 0; k < used; k++) {
+              int hour = in.readInt();
+              float[] range = model.get(hour);
+              assertThat(range).isNotNull();
+              assertThat(new float[] {in.readFloat(), in.readFloat()}).isEqualTo(range);
+              int slot = Math.floorMod(hour, SeasonalEnvelope.SLOTS);
+              assertThat(slot).isGreaterThan(previousSlot);
+              previousSlot = slot;
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private static boolean modelExplains(TreeMap<Integer, float[]> model, int newest, long q,
+      double value, int side, double slack) {
+    int now = (int) Math.floorDiv(q, HOUR);
+    for (int day = 1; day <= SeasonalEnvelope.DAYS; day++) {
+      for (int h = now - 24 * day - 1; h <= now - 24 * day + 1; h++) {
+        float[] range = h > newest ? null : model.get(h);
+        if (range != null && (side > 0 ? value <= range[1] + slack : value >= range[0] - slack)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
 
   @Test
   void yesterdaysSameHourWithinAnHourExplainsAValue() {
