@@ -23,7 +23,9 @@ public final class UnknownCauseDiagnoser implements Diagnoser {
     if (open.isEmpty()) {
       return null;
     }
-    open.sort(Comparator.comparingDouble((Anomaly a) -> Math.abs(a.score())).reversed());
+    // equal scores in the order of the signal and scope, never in the order the book holds them
+    open.sort(Comparator.comparingDouble((Anomaly a) -> Math.abs(a.score())).reversed()
+        .thenComparing(a -> a.signal().id()).thenComparing(Anomaly::scope));
     List<CauseHypothesis.Evidence> evidence = new ArrayList<>();
     for (Anomaly a : open) {
       evidence.add(new CauseHypothesis.Evidence(a.signal().id(), a.scope(), a.observed(),

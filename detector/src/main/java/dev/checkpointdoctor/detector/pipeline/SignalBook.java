@@ -521,6 +521,17 @@ final class SignalBook {
   }
 
   private record Key(Signal signal, String scope) implements Comparable<Key> {
+    /**
+     * From the signal's ordinal, not the enum's identity hash (a record's default), which differs
+     * from one JVM run to the next: a job's entries are iterated in hash order (which signal is
+     * judged first, which of two equally strong anomalies a diagnosis quotes first), and that
+     * order must follow from the data alone.
+     */
+    @Override
+    public int hashCode() {
+      return signal.ordinal() * 31 + scope.hashCode();
+    }
+
     @Override
     public int compareTo(Key o) {
       int c = signal.compareTo(o.signal);
