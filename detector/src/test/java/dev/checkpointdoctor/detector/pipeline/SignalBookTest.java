@@ -43,29 +43,6 @@ class SignalBookTest {
   }
 
   @Test
-  void aJobWithManySubtasksNeedsALongerRunInEachToOpen() {
-    // "one" has one busy subtask, "many" three: three chances for a run by chance
-    for (int i = 0; i < 40; i++) {
-      double v = 300 + (i * 7) % 11;
-      book.observe(new Observation("one", Signal.BUSY, "task:map/0", i * 60_000L, v), null);
-      for (int k = 0; k < 3; k++) {
-        book.observe(new Observation("many", Signal.BUSY, "task:map/" + k, i * 60_000L, v), null);
-      }
-    }
-    boolean[] oneOpen = new boolean[4];
-    boolean[] manyOpen = new boolean[4];
-    for (int i = 0; i < 4; i++) {
-      long ts = (40 + i) * 60_000L;
-      oneOpen[i] = book.observe(new Observation("one", Signal.BUSY, "task:map/0", ts, 900), null)
-          .open != null;
-      manyOpen[i] = book.observe(new Observation("many", Signal.BUSY, "task:map/0", ts, 900),
-          null).open != null;
-    }
-    assertThat(oneOpen).containsExactly(false, false, true, true);
-    assertThat(manyOpen).containsExactly(false, false, false, true);
-  }
-
-  @Test
   void equalStringsThatAreOtherInstancesFindTheSameEntry() {
     String scope = "task:map/0";
     SignalBook.Entry a = book.observe(new Observation("a", Signal.BUSY, scope, 1000, 1), null);
