@@ -20,10 +20,6 @@ import java.io.IOException;
  *       be long enough that a scope with its out-of-band rate makes one by chance about once in
  *       {@code 1 / CHANCE} observations ({@code k >= log(CHANCE) / log(rate)}); what that adds to
  *       the prior rate's three is added to {@code openAfter}. The rate starts from the prior.
- *   <li>A job watches a signal in every subtask (or TaskManager) at once, and each of those
- *       scopes is a chance to make a run by chance: with {@code n} scopes of the signal in the
- *       job, each needs a run that rare by {@code CHANCE / n}, so the job as a whole opens by
- *       chance no more often than one scope would.
  *   <li>"Far out" is at least {@link #STRONG_BAND} band half-widths from the expected value, and
  *       beyond what the scope's own excursions reach more often than once in {@code 1 /
  *       sqrt(CHANCE)} observations ({@link ExcursionTail}), so two far-out ones in a row are as
@@ -71,15 +67,6 @@ final class OpeningRule {
    *     call or {@link #clear}
    */
   boolean observe(long tsMs, int at, double distance, int openAfter) {
-    return observe(tsMs, at, distance, openAfter, 1);
-  }
-
-  /**
-   * As {@link #observe(long, int, double, int)}, for a scope with {@code peers} scopes of the
-   * same signal in its job (itself included): every subtask of every task gives the job a chance
-   * to open by chance, so each needs a run that rare, {@code CHANCE / peers}.
-   */
-  boolean observe(long tsMs, int at, double distance, int openAfter, int peers) {
     // a scope's far-out distance is known once it has been watched for a while
     boolean farOut = at != 0 && tail.seen() >= TAIL_KNOWN && distance >= farOutDistance();
     tail.add(at != 0 ? distance : 0);
@@ -98,7 +85,7 @@ final class OpeningRule {
     rate += (1 - rate) / RATE_MEMORY;
     outside++;
     strong = farOut ? strong + 1 : 0;
-    boolean opens = outside >= openAfter + extra(rateBeforeRun, peers)
+    boolean opens = outside >= openAfter + extra(rateBeforeRun)
         || strong >= Math.min(STRONG_OPEN_AFTER, openAfter);
     if (opens) {
       // the run was an anomaly, not noise: the rate forgets it
@@ -117,25 +104,15 @@ final class OpeningRule {
    * out-of-band rate adds beyond the prior's three.
    */
   int needed(int openAfter) {
-    return needed(openAfter, 1);
+    return openAfter + extra(rate);
   }
 
-  /** As {@link #needed(int)} for a scope with {@code peers} scopes of its signal in the job. */
-  int needed(int openAfter, int peers) {
-    return openAfter + extra(rate, peers);
-  }
-
-  private static int extra(double rate, int peers) {
-    return Math.max(0, runLength(rate, CHANCE / Math.max(1, peers)) - runLength(PRIOR_RATE));
+  private static int extra(double rate) {
+    return Math.max(0, runLength(rate) - runLength(PRIOR_RATE));
   }
 
   /** The shortest run a scope with this rate makes by chance at most once in CHANCE. */
   static int runLength(double rate) {
-    return runLength(rate, CHANCE);
-  }
-
-  /** The shortest run a scope with this rate makes by chance at most once in {@code chance}. */
-  static int runLength(double rate, double chance) {
     if (rate <= 0) {
       return 1;
     }
@@ -143,7 +120,7 @@ final class OpeningRule {
       return MAX_NEEDED;
     }
     // a hair below the exact ratio, so the priors give exactly 3 and 2
-    double k = Math.log(chance) / Math.log(rate) - 1e-9;
+    double k = Math.log(CHANCE) / Math.log(rate) - 1e-9;
     return (int) Math.min(MAX_NEEDED, Math.max(1, Math.ceil(k)));
   }
 

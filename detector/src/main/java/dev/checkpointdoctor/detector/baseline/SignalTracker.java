@@ -36,9 +36,8 @@ import java.io.IOException;
  *       did at this hour by a band half-width is outside: a fault at the quiet hour of the day.
  *   <li>Closed and ready: the value is learned winsorized to {@code [lower, upper]} (inside values
  *       are unchanged); a run of outside observations opens an anomaly by the {@link OpeningRule}
- *       ({@code openAfter} of them, two far out, more in a scope that often leaves its band or
- *       is one of many scopes of its signal in the job); the observation that opens it is not
- *       learned.
+ *       ({@code openAfter} of them, two far out, more in a scope that often leaves its band); the
+ *       observation that opens it is not learned.
  *   <li>Open: nothing is learned, so a fault does not become the new normal by creeping in;
  *       {@code resolveAfter} consecutive observations that are not outside resolve it ({@link
  *       Transition#RESOLVED}). A departure that holds as one stable level for {@code
@@ -148,9 +147,6 @@ public final class SignalTracker {
   private long trendFromMs = NO_RUN;
   private double trendFromValue = Double.NaN;
   private long youthMs = YOUTH_MS;
-  // Scopes of this signal in the job, itself included ({@link #peers(int)}); not snapshotted:
-  // the caller tells it again as it restores them.
-  private int peers = 1;
 
   public SignalTracker(Signal signal, DetectorSettings settings) {
     this(signal, settings, new RobustBaseline(signal, settings));
@@ -259,7 +255,7 @@ public final class SignalTracker {
     }
 
     double distance = Math.abs(value - band.expected()) / band.halfWidth();
-    if (opening.observe(tsMs, side, distance, settings.openAfter(), peers)) {
+    if (opening.observe(tsMs, side, distance, settings.openAfter())) {
       open = true;
       openSide = side;
       openStartMs = opening.startMs();
@@ -457,14 +453,6 @@ public final class SignalTracker {
       return false;
     }
     return seasons.explains(tsMs, value, 1, seasonSlack(value, own.halfWidth()));
-  }
-
-  /**
-   * How many scopes of this signal the job has, this one included: each is a chance for a run
-   * by chance, so the persistence rule asks each for a rarer run ({@link OpeningRule}).
-   */
-  public void peers(int n) {
-    peers = Math.max(1, n);
   }
 
   /** The job completed a checkpoint at {@code tsMs} (event time). */

@@ -239,22 +239,6 @@ final class SignalBook {
     }
   }
 
-  /**
-   * Tells every tracker of {@code signal} in the job how many scopes of it the job has: each
-   * subtask is one more chance for a run by chance, which the persistence rule pays for.
-   */
-  private static void countPeers(Job job, Signal signal) {
-    int n = 0;
-    for (Key k : job.entries.keySet()) {
-      n += k.signal == signal ? 1 : 0;
-    }
-    for (Map.Entry<Key, Entry> e : job.entries.entrySet()) {
-      if (e.getKey().signal == signal) {
-        e.getValue().tracker.peers(n);
-      }
-    }
-  }
-
   private Entry lookup(Observation o) {
     Job job = jobs.computeIfAbsent(o.job(), Job::new);
     Key key = new Key(o.signal(), o.scope());
@@ -267,7 +251,6 @@ final class SignalBook {
       }
       job.entries.put(key, entry);
       entryCount++;
-      countPeers(job, o.signal());
     }
     // equal to the entry's job and scope, as the lookup just found: hints compare references
     entry.jobRef = o.job();
@@ -492,7 +475,6 @@ final class SignalBook {
       if (job.entries.put(key, entry) == null) {
         entryCount++;
       }
-      countPeers(job, t.signal());
       job.historyIndex = null; // a replaced entry's history must not be handed out any more
       if (entry.open != null) {
         openCount++;

@@ -221,27 +221,6 @@ class SignalTrackerTest {
   }
 
   @Test
-  void oneOfManyScopesOfASignalNeedsALongerRun() {
-    // band of normal(): median 1000, h 250; 1400 is outside but not far out (no tail known yet)
-    SignalTracker alone = mature(Signal.BUSY, DEFAULTS);
-    SignalTracker subtask = mature(Signal.BUSY, DEFAULTS);
-    subtask.peers(12); // one of twelve subtasks: twelve chances for a run by chance
-    feedNormal(alone, 0, 40);
-    feedNormal(subtask, 0, 40);
-    List<Transition> a = new ArrayList<>();
-    List<Transition> b = new ArrayList<>();
-    for (int i = 40; i < 44; i++) {
-      a.add(alone.observe(ts(i), 1400).transition());
-      b.add(subtask.observe(ts(i), 1400).transition());
-    }
-    assertThat(a).containsExactly(Transition.NONE, Transition.NONE, Transition.OPENED,
-        Transition.NONE);
-    assertThat(b).containsExactly(Transition.NONE, Transition.NONE, Transition.NONE,
-        Transition.OPENED);
-    assertThat(subtask.openingRule().needed(DEFAULTS.openAfter(), 1)).isEqualTo(3);
-  }
-
-  @Test
   void aRunEndsAtTheFirstInBandObservation() {
     SignalTracker t = mature(Signal.CHECKPOINT_DURATION, DEFAULTS);
     feedNormal(t, 0, 40);
