@@ -29,11 +29,17 @@ public final class HealthyCensus {
   public static void main(String[] args) {
     List<Long> seeds = List.of(1L);
     String only = "healthy";
+    String trace = null;
+    long from = Long.MIN_VALUE;
+    long to = Long.MAX_VALUE;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seeds" -> seeds = java.util.Arrays.stream(args[++i].split(","))
             .map(Long::parseLong).toList();
         case "--only" -> only = args[++i];
+        case "--trace" -> trace = args[++i];
+        case "--from" -> from = Instant.parse(args[++i]).toEpochMilli();
+        case "--to" -> to = Instant.parse(args[++i]).toEpochMilli();
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
@@ -50,7 +56,7 @@ public final class HealthyCensus {
           continue;
         }
         jobs++;
-        int n = census(seed, s);
+        int n = census(seed, s, trace, from, to);
         anomalies += n;
         withAnomaly += n > 0 ? 1 : 0;
       }
@@ -59,12 +65,22 @@ public final class HealthyCensus {
         withAnomaly, jobs, anomalies);
   }
 
-  private static int census(long seed, GeneratedScenario s) {
+  /**
+   * @param trace {@code signal@scope-prefix} whose evaluations between {@code from} and {@code
+   *     to} are printed, or null
+   */
+  private static int census(long seed, GeneratedScenario s, String trace, long from, long to) {
     OfflineReplay replay = new OfflineReplay(DetectorSettings.defaults());
     List<long[]> starts = new ArrayList<>(); // {time, deployed}
     replay.detector().addListener(new DetectorListener() {
       @Override
       public void evaluated(Evaluation e) {
+        if (trace != null && e.timestampMs() >= from && e.timestampMs() <= to
+            && (e.signal().id() + "@" + e.scope()).startsWith(trace)) {
+          System.out.printf(Locale.ROOT, "   %s %s@%s obs=%.4g exp=%.4g band=[%.4g,%.4g] %s%n",
+              Instant.ofEpochMilli(e.timestampMs()), e.signal().id(), e.scope(), e.observed(),
+              e.expected(), e.lower(), e.upper(), e.outside() ? "OUT" : "");
+        }
         if (e.signal() == Signal.RESTARTS && e.observed() > 0) {
           starts.add(new long[] {e.timestampMs(), Signal.START_SCOPE.equals(e.scope()) ? 1 : 0});
         }
