@@ -54,7 +54,7 @@ public final class SignalTracker {
   /** {@link Step#runStartMs()} when no run is pending and no anomaly is open. */
   public static final long NO_RUN = Long.MIN_VALUE;
 
-  static final byte SNAPSHOT_VERSION = 3;
+  static final byte SNAPSHOT_VERSION = 4;
 
   public enum Transition {
     NONE,
@@ -103,6 +103,12 @@ public final class SignalTracker {
    * a young baseline's widening is for a load cycle it has not seen, and must not hide growth.
    */
   static final int TREND_STEPS = 5;
+  /**
+   * Own band half-widths per hour a trend must climb to be growth rather than the ramp of a
+   * daily cycle (steepest in family 1: about a tenth of the level per hour, which is the least a
+   * band's half-width is).
+   */
+  static final double TREND_BANDS_PER_HOUR = 1.0;
   /** Event time after which a baseline is no longer young: it has seen a whole day. */
   static final long YOUTH_MS = 24 * 3_600_000L;
 
@@ -137,6 +143,9 @@ public final class SignalTracker {
   private long lastCompletionMs = NO_RUN;
   // Consecutive accepted observations that each rose (> 0) or fell (< 0) from the one before.
   private int trendRun;
+  // The observation before the trend run's first step: how fast the run climbs.
+  private long trendFromMs = NO_RUN;
+  private double trendFromValue = Double.NaN;
   private long youthMs = YOUTH_MS;
 
   public SignalTracker(Signal signal, DetectorSettings settings) {
@@ -195,13 +204,18 @@ public final class SignalTracker {
   public Step observe(long tsMs, double value, double youthCeiling) {
     Band own = baseline.band();
     int trend = trendAfter(value);
-    Band band = flags(Integer.signum(trend)) && Math.abs(trend) >= TREND_STEPS
+    boolean newRun = Integer.signum(trend) != Integer.signum(trendRun) || trendRun == 0;
+    long fromMs = newRun ? lastTsMs : trendFromMs;
+    double fromValue = newRun ? lastObserved : trendFromValue;
+    Band band = steadyTrend(trend, tsMs, value, fromMs, fromValue, own)
         ? own : judgedBand(tsMs, own, youthCeiling);
     if (!Double.isFinite(value) || tsMs < deployedAtMs || settling(tsMs, value, band)) {
       return new Step(tsMs, value, band.expected(), band.lower(), band.upper(), Double.NaN,
           false, Transition.NONE, runStartMs());
     }
     trendRun = trend;
+    trendFromMs = fromMs;
+    trendFromValue = fromValue;
     lastTsMs = tsMs;
     lastObserved = value;
     // the distance from the baseline's own band: youth makes the verdict cautious, not the
@@ -295,6 +309,23 @@ public final class SignalTracker {
     double h = b.halfWidth() * (1 + YOUTH_WIDENING * Math.min(1, young));
     double upper = Math.max(b.upper(), Math.min(b.expected() + h, ceiling));
     return new Band(b.expected(), b.expected() - h, upper, b.spread());
+  }
+
+  /**
+   * Whether a run of {@code trend} steps from {@code fromValue} at {@code fromMs} to {@code value}
+   * is growth rather than a load cycle the young band has not seen: {@link #TREND_STEPS} steps
+   * the flagged way, rising by at least the own band's half-width per hour ({@link
+   * #TREND_BANDS_PER_HOUR}). A daily cycle climbs for hours at a few percent of its level per
+   * hour, and every band is at least {@code relativeFloor} of its level wide; growth a minutes-old
+   * job must have named climbs through its band in minutes.
+   */
+  private boolean steadyTrend(int trend, long tsMs, double value, long fromMs, double fromValue,
+      Band own) {
+    if (!flags(Integer.signum(trend)) || Math.abs(trend) < TREND_STEPS || !own.defined()) {
+      return false;
+    }
+    double hours = Math.max(tsMs - fromMs, 1) / 3_600_000.0;
+    return Math.abs(value - fromValue) / hours >= TREND_BANDS_PER_HOUR * own.halfWidth();
   }
 
   /** The trend run {@code value} would make: one more step the same way, or a new one. */
@@ -528,6 +559,8 @@ public final class SignalTracker {
     out.writeLong(deployedAtMs);
     out.writeLong(lastCompletionMs);
     out.writeInt(trendRun);
+    out.writeLong(trendFromMs);
+    out.writeDouble(trendFromValue);
     opening.writeTo(out);
     SeasonalEnvelope.writeTo(seasons, out);
     out.writeBoolean(regime != null);
@@ -537,8 +570,9 @@ public final class SignalTracker {
   }
 
   /**
-   * Restores a tracker written by {@link #writeTo}, or by versions 1 and 2 (no out-of-band rates:
-   * the priors; the daily envelope as the newest two days of the seasons; an open anomaly's run
+   * Restores a tracker written by {@link #writeTo}, by version 3 (no trend run start: a pending
+   * trend counts once a new run starts), or by versions 1 and 2 (no out-of-band rates: the
+   * priors; the daily envelope as the newest two days of the seasons; an open anomaly's run
    * collected from the next observation on).
    *
    * @throws IOException on a truncated stream, an unknown version or inconsistent contents
@@ -571,6 +605,8 @@ public final class SignalTracker {
     long deployedAtMs = NO_RUN;
     long lastCompletionMs = NO_RUN;
     int trendRun = 0;
+    long trendFromMs = NO_RUN; // before version 4 no run's start was kept: no trend until anew
+    double trendFromValue = Double.NaN;
     SeasonalEnvelope seasons;
     RegimeWindow regime = null;
     if (version >= 3) {
@@ -583,6 +619,10 @@ public final class SignalTracker {
       deployedAtMs = in.readLong();
       lastCompletionMs = in.readLong();
       trendRun = in.readInt();
+      if (version >= 4) {
+        trendFromMs = in.readLong();
+        trendFromValue = in.readDouble();
+      }
       opening = OpeningRule.readFrom(in);
       seasons = SeasonalEnvelope.readFrom(in);
       if (in.readBoolean()) {
@@ -644,6 +684,8 @@ public final class SignalTracker {
     t.deployedAtMs = deployedAtMs;
     t.lastCompletionMs = lastCompletionMs;
     t.trendRun = trendRun;
+    t.trendFromMs = trendFromMs;
+    t.trendFromValue = trendFromValue;
     t.regime = open && regime == null ? newRegime(settings) : regime;
     return t;
   }

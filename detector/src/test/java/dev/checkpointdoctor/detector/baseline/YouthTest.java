@@ -62,6 +62,21 @@ class YouthTest {
   }
 
   @Test
+  void aSlowDailyRampIsNoTrendAndKeepsTheYoungBand() {
+    SignalTracker young = learned(T0);
+    // the evening ramp of a load cycle: every value above the one before, for hours, but
+    // climbing far less than a band half-width (250) per hour
+    Step s = null;
+    for (int i = 0; i <= SignalTracker.TREND_STEPS; i++) {
+      double value = i < SignalTracker.TREND_STEPS ? 1190 + 10 * i : 1300;
+      s = young.observe(T0 + 39 * MINUTE + (i + 1) * 20 * MINUTE, value);
+    }
+    assertThat(s.observed()).isEqualTo(1300.0);
+    assertThat(s.upper()).isGreaterThan(1400.0); // judged by the young band
+    assertThat(s.outside()).isFalse();
+  }
+
+  @Test
   void halfADayHalvesTheWidening() {
     SignalTracker half = learned(T0 + 40 * MINUTE - 12 * HOUR);
     Band own = half.band();
