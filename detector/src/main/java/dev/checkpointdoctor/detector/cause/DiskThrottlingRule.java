@@ -40,7 +40,9 @@ final class DiskThrottlingRule implements CauseRule {
       // queue now (its own rate may need a few more windows to show a ceiling)
       p = null;
     }
-    String disk = p != null ? p.scope() : queued != null ? queued : busiestDisk(job);
+    // Without a plateau the busiest disk is judged, as before: picking the queueing one instead
+    // named a slow (not throttled) lab disk a ceiling before its plateau could be judged.
+    String disk = p != null ? p.scope() : busiestDisk(job);
     if (disk == null) {
       return f;
     }
