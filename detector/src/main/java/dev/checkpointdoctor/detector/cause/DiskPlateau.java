@@ -189,13 +189,25 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     String disk = h.scope();
     for (SeriesHistory u : job.histories(Signal.DISK_UTILIZATION)) {
       if (u.scope().equals(disk)) {
-        util = job.median(u, since, Long.MAX_VALUE);
+        util = settledUtilization(job, u, since);
       }
     }
     // the spread quoted is the one judged flat (the smoothed window rates), not the per-scrape
     // wobble of a throttler releasing I/O in batches
     return new DiskPlateau(h.signal(), h instanceof TotalIopsHistory, disk, level,
         smoothRange / 2, since, peak, util, aboveShare);
+  }
+
+  /**
+   * The disk's busy share over the settled part of the run: its later half. When the credits run
+   * out the rate reaches its ceiling within a window while the queue behind it takes a scrape or
+   * two to fill, so a young run's median still holds the busy share from before the ceiling (a
+   * disk at 57 % then 98 % read 71 % two minutes in). Falls back to the whole run.
+   */
+  static double settledUtilization(JobEvidence job, SeriesHistory u, long since) {
+    long settled = since + Math.max(0, job.now() - since) / 2;
+    double[] late = JobEvidence.slice(u, settled, Long.MAX_VALUE);
+    return late.length > 0 ? Stats.median(late) : job.median(u, since, Long.MAX_VALUE);
   }
 
   private static double min(double[] v) {

@@ -33,6 +33,15 @@ final class DiskThrottlingRule implements CauseRule {
   public Finding assess(JobEvidence job) {
     Finding f = new Finding(cause());
     DiskPlateau p = DiskPlateau.find(job);
+    String queued = queueingDisk(job);
+    if (p != null && queued != null && !queued.equals(p.scope())
+        && !(p.utilization() >= IDLE_UTILIZATION)) {
+      // a calm rate on a mostly idle disk elsewhere says nothing about the disk whose requests
+      // queue now (its own rate may need a few more windows to show a ceiling)
+      p = null;
+    }
+    // Without a plateau the busiest disk is judged, as before: picking the queueing one instead
+    // named a slow (not throttled) lab disk a ceiling before its plateau could be judged.
     String disk = p != null ? p.scope() : busiestDisk(job);
     if (disk == null) {
       return f;
@@ -126,9 +135,12 @@ final class DiskThrottlingRule implements CauseRule {
           IDLE_UTILIZATION, Evidence.LOWER, Double.NaN, Double.NaN, -1,
           "But the disk is busy only " + Fmt.pct(p.utilization())
               + " of the time: the lower rate looks like less demand, not a ceiling."));
-    } else if (p != null && p.utilization() < SATURATED) {
+    } else if (p != null && p.utilization() < SATURATED && !queueing) {
       // a volume at its ceiling has requests queued all the time; a calm rate on a disk busy
-      // part of the time is a job asking for a steady amount
+      // part of the time is a job asking for a steady amount. Latency many times its own
+      // earlier level is the queue measured directly: the busy share, averaged over scrapes
+      // that began before the ceiling (or on a multi-queue device that never reads 100 %),
+      // does not outweigh it.
       f.against(0.3, new Evidence(Signal.DISK_UTILIZATION.id(), p.scope(), p.utilization(),
           SATURATED, Evidence.LOWER, Double.NaN, Double.NaN, -1,
           "But the disk is busy only " + Fmt.pct(p.utilization()) + " of the time: a volume "
@@ -145,16 +157,19 @@ final class DiskThrottlingRule implements CauseRule {
     Finding f = new Finding(cause());
     SeriesHistory u = GcPressureRule.series(job, Signal.DISK_UTILIZATION, disk);
     SeriesHistory l = GcPressureRule.series(job, Signal.DISK_LATENCY, disk);
-    double util = latest(u, 3);
-    double lat = latest(l, 3);
-    double latBefore = l == null ? Double.NaN : job.earlierMedian(l);
+    long at = job.onset(l, true);
+    if (at < 0 || u == null) {
+      return f;
+    }
+    // Read from the latency's departure on (up to the last three points): with scrapes a minute
+    // apart the first queueing point is all there is while the task metrics, scraped at another
+    // second, already show the stateful task busy and its upstream back-pressured.
+    double util = latest(u, since(u, at));
+    double lat = latest(l, since(l, at));
+    double latBefore = job.earlierMedian(l);
     // busy at least half the time, not yet saturated: the credits run out over a minute or two
     if (!(util >= IDLE_UTILIZATION && lat >= QUEUEING_FACTOR * latBefore
         && lat >= Signal.DISK_LATENCY.absoluteFloor())) {
-      return f;
-    }
-    long at = job.onset(l, true);
-    if (at < 0) {
       return f;
     }
     f.add(0.1, new Evidence(Signal.DISK_LATENCY.id(), disk, lat, latBefore, Evidence.HIGHER,
@@ -165,6 +180,11 @@ final class DiskThrottlingRule implements CauseRule {
     return f.pending(String.format("the disk %s is busy %s with I/O latency %s ms (was %s ms) "
         + "since %s.", disk, Fmt.pct(util), Fmt.num(lat), Fmt.num(latBefore),
         JobEvidence.clock(at)));
+  }
+
+  /** Points of {@code h} since {@code ms}, between one and three. */
+  private static int since(SeriesHistory h, long ms) {
+    return Math.max(1, Math.min(3, JobEvidence.count(h, ms, Long.MAX_VALUE)));
   }
 
   /** Median of the last {@code k} finite values, or NaN. */
@@ -180,6 +200,29 @@ final class DiskThrottlingRule implements CauseRule {
       }
     }
     return n == 0 ? Double.NaN : Stats.median(java.util.Arrays.copyOf(v, n));
+  }
+
+  /**
+   * The disk whose requests queue now: latency since its departure from its own normal at least
+   * {@link #QUEUEING_FACTOR} times its earlier median (the most so first), or null.
+   */
+  static String queueingDisk(JobEvidence job) {
+    String best = null;
+    double most = 0;
+    for (SeriesHistory l : job.histories(Signal.DISK_LATENCY)) {
+      long at = job.onset(l, true);
+      if (at < 0) {
+        continue;
+      }
+      double lat = latest(l, since(l, at));
+      double ratio = lat / job.earlierMedian(l);
+      if (lat >= Signal.DISK_LATENCY.absoluteFloor() && ratio >= QUEUEING_FACTOR
+          && ratio > most) {
+        most = ratio;
+        best = l.scope();
+      }
+    }
+    return best;
   }
 
   /** The disk of the job busiest now, or null. */

@@ -15,10 +15,51 @@ final class UnalignedInflationRule implements CauseRule {
     return Cause.UNALIGNED_CHECKPOINT_INFLATION;
   }
 
-  /** Persisted in-flight data higher than before by at least the signal's floor, or null. */
+  /**
+   * Persisted in-flight data higher than before by at least the signal's floor, or null: the
+   * checkpoints since the trouble began, else those since the back-pressure began (see {@link
+   * #sincePressed}).
+   */
   static Change inflation(JobEvidence job) {
-    Change c = job.change(job.jobSeries(Signal.CHECKPOINT_PERSISTED_DATA));
-    return c.known() && c.higherBy(Signal.CHECKPOINT_PERSISTED_DATA.absoluteFloor()) ? c : null;
+    SeriesHistory h = job.jobSeries(Signal.CHECKPOINT_PERSISTED_DATA);
+    double floor = Signal.CHECKPOINT_PERSISTED_DATA.absoluteFloor();
+    Change c = job.change(h);
+    if (c.known() && c.higherBy(floor)) {
+      return c;
+    }
+    Change pressed = sincePressed(job, h);
+    return pressed != null && pressed.higherBy(floor) ? pressed : null;
+  }
+
+  /**
+   * The in-flight data of the checkpoints completed since the back-pressure began, against
+   * before the trouble (one-sided Mann–Whitney), or null with fewer than {@link
+   * #MIN_CHECKPOINTS} of them. The buffers fill only once the job is back-pressured, which may
+   * be minutes after the first sign of trouble (a sink slowing down is busy first): read from
+   * the trouble's onset, the checkpoints of those minutes hide the inflation for as long again.
+   */
+  static Change sincePressed(JobEvidence job, SeriesHistory h) {
+    if (h == null) {
+      return null;
+    }
+    Change bp = GcPressureRule.strongest(job, Signal.BACKPRESSURE);
+    if (bp == null || !bp.higher()) {
+      return null;
+    }
+    long pressed = job.onset(GcPressureRule.series(job, Signal.BACKPRESSURE, bp.scope()), true);
+    if (pressed <= job.onset()) {
+      return null; // the same slice the job-wide judgment read
+    }
+    double[] recent = JobEvidence.slice(h, pressed, Long.MAX_VALUE);
+    double[] before = job.earlier(h);
+    if (recent.length < MIN_CHECKPOINTS || before.length < JobEvidence.MIN_EARLIER) {
+      return null;
+    }
+    RankTests.MannWhitney mw = RankTests.mannWhitney(before, recent,
+        RankTests.dependence(before, recent));
+    return new Change(Signal.CHECKPOINT_PERSISTED_DATA, "job", Stats.median(recent),
+        Stats.median(before), mw.superiority(), mw.pGreater(), mw.pLess(), recent.length,
+        before.length, Change.EARLIER);
   }
 
   /** Completed checkpoints since the trouble began that a judgment of the in-flight data needs. */
