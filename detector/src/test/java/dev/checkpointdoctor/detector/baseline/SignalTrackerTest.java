@@ -383,6 +383,44 @@ class SignalTrackerTest {
     assertThat(copy.view()).isEqualTo(original.view());
   }
 
+  /**
+   * A version-3 snapshot (written before the trend run's start was kept) is what the previous
+   * release left on disk: it must restore into a tracker that goes on as the writer would have,
+   * apart from a pending young-band trend, which starts afresh.
+   */
+  @Test
+  void aVersionThreeSnapshotRestoresAndGoesOn() throws IOException {
+    SignalTracker original = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
+    feedNormal(original, 0, 130);
+    for (int i = 130; i < 134; i++) {
+      original.observe(ts(i), 3000);
+    }
+    assertThat(original.open()).isTrue();
+    byte[] v4 = RobustBaselineTest.bytes(original::writeTo);
+    assertThat(v4[0]).isEqualTo(SignalTracker.SNAPSHOT_VERSION).isEqualTo((byte) 4);
+    // version 3 is version 4 without the trend run's start (a long and a double after the
+    // trend run's length), which follow the baseline and 66 bytes of the tracker's fields
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(v4));
+    in.readUnsignedByte();
+    RobustBaseline.readFrom(in, Signal.CHECKPOINT_DURATION, DEFAULTS);
+    int trendFrom = v4.length - in.available() + 66;
+    byte[] v3 = new byte[v4.length - 16];
+    System.arraycopy(v4, 0, v3, 0, trendFrom);
+    System.arraycopy(v4, trendFrom + 16, v3, trendFrom, v4.length - trendFrom - 16);
+    v3[0] = 3;
+    SignalTracker copy = SignalTracker.readFrom(
+        new DataInputStream(new ByteArrayInputStream(v3)), Signal.CHECKPOINT_DURATION, DEFAULTS);
+    assertThat(copy.open()).isTrue();
+    assertThat(copy.view()).isEqualTo(original.view());
+    assertThat(copy.band()).isEqualTo(original.band());
+    for (int i = 134; i < 200; i++) {
+      double v = i >= 170 && i < 175 ? 2800 : normal(i);
+      assertThat(copy.observe(ts(i), v)).as("step " + i).isEqualTo(original.observe(ts(i), v));
+    }
+    assertThat(copy.view()).isEqualTo(original.view());
+    assertThat(RobustBaselineTest.bytes(copy::writeTo)[0]).isEqualTo((byte) 4);
+  }
+
   @Test
   void snapshotDuringAPendingRunKeepsTheRun() throws IOException {
     SignalTracker original = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
