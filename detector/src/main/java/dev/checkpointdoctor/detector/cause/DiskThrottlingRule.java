@@ -65,8 +65,7 @@ final class DiskThrottlingRule implements CauseRule {
               + "requests queue at the device.", Fmt.pct(util.now()), Fmt.pct(util.before())));
     }
     Change lat = job.change(GcPressureRule.series(job, Signal.DISK_LATENCY, disk));
-    boolean queueing = lat.higher() && lat.now() >= QUEUEING_FACTOR * lat.before()
-        && lat.now() >= Signal.DISK_LATENCY.absoluteFloor();
+    boolean queueing = lat.higher() && queues(lat.now(), lat.before());
     if (queueing) {
       f.support(0.15, lat, true, String.format("Latency per I/O on %s is %s ms, was %s ms "
           + "(%s): requests wait behind a throttle.", disk, Fmt.num(lat.now()),
@@ -168,8 +167,7 @@ final class DiskThrottlingRule implements CauseRule {
     double lat = latest(l, since(l, at));
     double latBefore = job.earlierMedian(l);
     // busy at least half the time, not yet saturated: the credits run out over a minute or two
-    if (!(util >= IDLE_UTILIZATION && lat >= QUEUEING_FACTOR * latBefore
-        && lat >= Signal.DISK_LATENCY.absoluteFloor())) {
+    if (!(util >= IDLE_UTILIZATION && queues(lat, latBefore))) {
       return f;
     }
     f.add(0.1, new Evidence(Signal.DISK_LATENCY.id(), disk, lat, latBefore, Evidence.HIGHER,
@@ -180,6 +178,14 @@ final class DiskThrottlingRule implements CauseRule {
     return f.pending(String.format("the disk %s is busy %s with I/O latency %s ms (was %s ms) "
         + "since %s.", disk, Fmt.pct(util), Fmt.num(lat), Fmt.num(latBefore),
         JobEvidence.clock(at)));
+  }
+
+  /**
+   * Whether I/O latency {@code now} is the queue behind a ceiling: {@link #QUEUEING_FACTOR} times
+   * its earlier level {@code before} and above what a disk under no queue shows.
+   */
+  private static boolean queues(double now, double before) {
+    return now >= QUEUEING_FACTOR * before && now >= Signal.DISK_LATENCY.absoluteFloor();
   }
 
   /** Points of {@code h} since {@code ms}, between one and three. */
@@ -215,9 +221,9 @@ final class DiskThrottlingRule implements CauseRule {
         continue;
       }
       double lat = latest(l, since(l, at));
-      double ratio = lat / job.earlierMedian(l);
-      if (lat >= Signal.DISK_LATENCY.absoluteFloor() && ratio >= QUEUEING_FACTOR
-          && ratio > most) {
+      double before = job.earlierMedian(l);
+      double ratio = lat / before;
+      if (queues(lat, before) && ratio > most) {
         most = ratio;
         best = l.scope();
       }

@@ -259,6 +259,18 @@ final class JobEvidence {
     return recent;
   }
 
+  /**
+   * {@code recent} values of {@code h} against {@code before} ones: medians and a one-sided
+   * Mann–Whitney test corrected for the series' dependence.
+   */
+  static Change againstEarlier(SeriesHistory h, double[] recent, double[] before) {
+    RankTests.MannWhitney mw = RankTests.mannWhitney(before, recent,
+        RankTests.dependence(before, recent));
+    return new Change(h.signal(), h.scope(), Stats.median(recent), Stats.median(before),
+        mw.superiority(), mw.pGreater(), mw.pLess(), recent.length, before.length,
+        Change.EARLIER);
+  }
+
   private Change judge(SeriesHistory h) {
     double[] recent = present(h);
     if (recent.length == 0) {
@@ -267,10 +279,7 @@ final class JobEvidence {
     double now = Stats.median(recent);
     double[] before = earlier(h);
     if (before.length >= MIN_EARLIER) {
-      RankTests.MannWhitney mw = RankTests.mannWhitney(before, recent,
-          RankTests.dependence(before, recent));
-      return new Change(h.signal(), h.scope(), now, Stats.median(before), mw.superiority(),
-          mw.pGreater(), mw.pLess(), recent.length, before.length, Change.EARLIER);
+      return againstEarlier(h, recent, before);
     }
     BaselineSummary b = baseline(h.signal(), h.scope());
     if (b == null) {

@@ -55,11 +55,7 @@ final class UnalignedInflationRule implements CauseRule {
     if (recent.length < MIN_CHECKPOINTS || before.length < JobEvidence.MIN_EARLIER) {
       return null;
     }
-    RankTests.MannWhitney mw = RankTests.mannWhitney(before, recent,
-        RankTests.dependence(before, recent));
-    return new Change(Signal.CHECKPOINT_PERSISTED_DATA, "job", Stats.median(recent),
-        Stats.median(before), mw.superiority(), mw.pGreater(), mw.pLess(), recent.length,
-        before.length, Change.EARLIER);
+    return JobEvidence.againstEarlier(h, recent, before);
   }
 
   /** Completed checkpoints since the trouble began that a judgment of the in-flight data needs. */
