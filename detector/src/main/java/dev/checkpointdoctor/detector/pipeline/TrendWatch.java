@@ -6,7 +6,6 @@ import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.trend.GrowthReading;
 import dev.checkpointdoctor.detector.trend.GrowthTest;
 import dev.checkpointdoctor.detector.trend.HourlyHistory;
-import dev.checkpointdoctor.detector.trend.LoadRise;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -46,8 +45,6 @@ final class TrendWatch {
   private int steadyRun;
   private long growingSinceMs = Long.MIN_VALUE; // the first reading of the current growing run
   private GrowthReading reading;
-  /** The input rate's surest recent rise, which explains a young job's growth a while after. */
-  private LoadRise loadRise = new LoadRise();
   /** The open trend anomaly, managed by the book (ids and listeners are its). */
   Anomaly open;
 
@@ -87,8 +84,7 @@ final class TrendWatch {
       return Transition.NONE;
     }
     lastEvaluatedMs = nowMs;
-    reading = GrowthTest.evaluate(signal, raw, hourly, nowMs, recordsIn.get(), deployedAtMs,
-        loadRise);
+    reading = GrowthTest.evaluate(signal, raw, hourly, nowMs, recordsIn.get(), deployedAtMs);
     // growth leaves what the job did before: a reading across a redeploy measures the
     // redeploy, and a level the last days reached at this hour is the daily cycle
     boolean growing = reading != null && reading.growing()
@@ -131,8 +127,6 @@ final class TrendWatch {
       out.writeBoolean(r.step());
       out.writeBoolean(r.growing());
     }
-    // last, so a snapshot written before it existed still reads (without a memory)
-    loadRise.writeTo(out);
   }
 
   static TrendWatch readFrom(DataInput in, Signal signal) throws IOException {
@@ -157,11 +151,6 @@ final class TrendWatch {
       GrowthReading.Adjustment adjustment = named(GrowthReading.Adjustment.class, in.readUTF());
       w.reading = new GrowthReading(signal, window, from, to, points, d[0], d[1], d[2], d[3],
           d[4], d[5], compounding, adjustment, in.readBoolean(), in.readBoolean());
-    }
-    try {
-      w.loadRise = LoadRise.readFrom(in);
-    } catch (java.io.EOFException e) {
-      // written before the memory of the input rate's rise was kept: it starts empty
     }
     return w;
   }

@@ -62,20 +62,18 @@ public final class GrowthTest {
    */
   public static GrowthReading evaluate(Signal signal, SeriesHistory raw, HourlyHistory hourly,
       long nowMs, List<SeriesHistory> recordsIn) {
-    return evaluate(signal, raw, hourly, nowMs, recordsIn, Long.MIN_VALUE, null);
+    return evaluate(signal, raw, hourly, nowMs, recordsIn, Long.MIN_VALUE);
   }
 
   /**
    * @param deployedAtMs the job's last deployment, whose level step the daily cycle's fit keeps
    *     apart ({@link DailyProfile#fit(HourlyHistory, long, long)}), or {@code Long.MIN_VALUE}
-   * @param loadRise the caller's memory of the input rate's surest recent rise (read and updated
-   *     while the job is too young to know its cycle), or null
    */
   public static GrowthReading evaluate(Signal signal, SeriesHistory raw, HourlyHistory hourly,
-      long nowMs, List<SeriesHistory> recordsIn, long deployedAtMs, LoadRise loadRise) {
+      long nowMs, List<SeriesHistory> recordsIn, long deployedAtMs) {
     DailyProfile profile = hourly == null ? null : DailyProfile.fit(hourly, nowMs, deployedAtMs);
     GrowthReading recent = raw == null ? null
-        : recent(signal, raw, profile, nowMs, recordsIn, loadRise);
+        : recent(signal, raw, profile, nowMs, recordsIn);
     if (recent != null && recent.growing()) {
       return recent;
     }
@@ -101,7 +99,7 @@ public final class GrowthTest {
   }
 
   static GrowthReading recent(Signal signal, SeriesHistory raw, DailyProfile profile,
-      long nowMs, List<SeriesHistory> recordsIn, LoadRise loadRise) {
+      long nowMs, List<SeriesHistory> recordsIn) {
     int n = raw.size();
     double[] x = new double[n];
     double[] y = new double[n];
@@ -128,14 +126,7 @@ public final class GrowthTest {
     if (profile != null) {
       adjustment = GrowthReading.Adjustment.DAILY_CYCLE;
     } else {
-      SenSlope.Fit fit = LoadTrend.fit(recordsIn, first, last, nowMs, CONFIDENCE);
-      double load = loadExplains(fit);
-      if (loadRise != null) {
-        // a signal that follows the load keeps rising for a while after the load's rise, when
-        // the window's own line is no longer sure of it
-        loadRise.saw(nowMs, fit);
-        load = Math.max(load, loadRise.explains(nowMs));
-      }
+      double load = loadExplains(LoadTrend.fit(recordsIn, first, last, nowMs, CONFIDENCE));
       if (load > 0) {
         for (int i = 0; i < k; i++) {
           y[i] -= load * x[i];

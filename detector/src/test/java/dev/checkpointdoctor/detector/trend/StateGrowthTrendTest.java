@@ -161,27 +161,6 @@ class StateGrowthTrendTest {
     assertThat(sim.diagnoses).extracting(Diagnosis::cause).doesNotContain(STATE_GROWTH);
   }
 
-  /**
-   * A young job whose full size follows its +-40 % daily load cycle two hours late (state that
-   * builds up with the load and expires later): near the peak the input rate's two-hour line is
-   * no longer sure of its rise while the size still climbs. The clear rise of the hours before
-   * explains it: no trend anomaly, no state growth (family 1 healthy_cycle, healthy_unaligned
-   * and healthy_declined_start opened trend anomalies on their first day this way).
-   */
-  @ParameterizedTest(name = "seed {0}")
-  @CsvSource({"42", "43", "47"})
-  void aYoungJobsSizeFollowingTheLoadLateIsNotGrowth(long seed) {
-    TrendSim sim = new TrendSim(seed, 60_000);
-    sim.dailyAmplitude = 0.4;
-    sim.sizeFollowsLoad = 0.4;
-    sim.sizeLagMs = 2 * HOUR;
-    sim.sizeNoise = 0.003;
-    sim.run(30);
-
-    assertThat(sim.trendAnomalies()).as("trend anomalies").isEmpty();
-    assertThat(sim.diagnoses).extracting(Diagnosis::cause).doesNotContain(STATE_GROWTH);
-  }
-
   private static List<String> sentences(Diagnosis d) {
     return d.ranked().stream().flatMap(h -> h.evidence().stream())
         .map(CauseHypothesis.Evidence::sentence).toList();

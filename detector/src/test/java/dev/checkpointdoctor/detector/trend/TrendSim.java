@@ -49,8 +49,6 @@ public final class TrendSim {
   double weekend = 1;
   /** How much the full size follows the input rate (0: not at all, 1: proportionally). */
   double sizeFollowsLoad = 0.1;
-  /** How long after the input rate the full size follows its daily cycle (0: at once). */
-  long sizeLagMs;
   double noise = 0.05;
   double sizeNoise = 0.01;
   /** Growth of the state per hour (compounding), from {@link #growthStartMs} on. */
@@ -106,16 +104,11 @@ public final class TrendSim {
   }
 
   double load(long t) {
-    return cycle(t) * Math.exp(wander);
-  }
-
-  /** The input rate's daily and weekly cycle, without its wander. */
-  double cycle(long t) {
     double hours = (t - T0) / (double) HOUR;
     double daily = 1 + dailyAmplitude * Math.sin(2 * Math.PI * (hours - 9) / 24);
     long day = Math.floorDiv(t - T0, 24 * HOUR) + 2; // T0 is a Tuesday: day 5, 6 = Sat, Sun
     boolean weekendDay = Math.floorMod(day, 7) >= 5;
-    return daily * (weekendDay ? weekend : 1);
+    return daily * (weekendDay ? weekend : 1) * Math.exp(wander);
   }
 
   double stateSize(long t) {
@@ -133,8 +126,7 @@ public final class TrendSim {
       now += intervalMs;
       wander = 0.9 * wander + 0.02 * rnd.nextGaussian();
       double load = load(now);
-      double followed = sizeLagMs == 0 ? load : cycle(now - sizeLagMs);
-      double size = stateSize(now) * (1 + sizeFollowsLoad * (followed - 1)) * jitter(sizeNoise);
+      double size = stateSize(now) * (1 + sizeFollowsLoad * (load - 1)) * jitter(sizeNoise);
       double duration = baseDurationMs * (size / baseSize) * (0.7 + 0.3 * load) * jitter(noise)
           * (now >= stepAtMs ? stepFactor : 1);
       completed++;
