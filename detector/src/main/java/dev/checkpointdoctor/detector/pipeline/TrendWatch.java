@@ -84,7 +84,7 @@ final class TrendWatch {
       return Transition.NONE;
     }
     lastEvaluatedMs = nowMs;
-    reading = GrowthTest.evaluate(signal, raw, hourly, nowMs, recordsIn.get());
+    reading = GrowthTest.evaluate(signal, raw, hourly, nowMs, recordsIn.get(), deployedAtMs);
     // growth leaves what the job did before: a reading across a redeploy measures the
     // redeploy, and a level the last days reached at this hour is the daily cycle
     boolean growing = reading != null && reading.growing()

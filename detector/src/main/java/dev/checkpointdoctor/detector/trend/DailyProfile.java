@@ -18,6 +18,8 @@ final class DailyProfile {
   static final long MAX_HISTORY_MS = 7 * 24 * HourlyHistory.HOUR_MS;
   private static final double DAY_MS = 24.0 * HourlyHistory.HOUR_MS;
   private static final int TERMS = 2 + 2 * HARMONICS;
+  /** Hours needed on each side of a redeploy to give the hours since a level of their own. */
+  static final int MIN_STEP_HOURS = 3;
 
   private final double[] coef;
 
@@ -27,27 +29,53 @@ final class DailyProfile {
 
   /** The profile from the closed hours before {@code nowMs}, or null with too little history. */
   static DailyProfile fit(HourlyHistory h, long nowMs) {
+    return fit(h, nowMs, Long.MIN_VALUE);
+  }
+
+  /**
+   * The profile from the closed hours before {@code nowMs}, or null with too little history.
+   *
+   * @param deployedAtMs the job's last deployment: a redeploy may move the level (a new normal),
+   *     and a level step the level and trend terms cannot follow would be read into the
+   *     harmonics, bending the shape by as much as the step; the hours since get a level of
+   *     their own (when there are {@value #MIN_STEP_HOURS} hours on each side of it)
+   */
+  static DailyProfile fit(HourlyHistory h, long nowMs, long deployedAtMs) {
     int n = h.hours();
     if (n == 0 || nowMs - h.hourStartMs(0) < MIN_HISTORY_MS) {
       return null;
     }
-    double[][] a = new double[TERMS][TERMS];
-    double[] b = new double[TERMS];
-    double[] row = new double[TERMS];
+    int before = 0;
+    int after = 0;
+    for (int i = 0; i < n; i++) {
+      if (usable(h, i, nowMs)) {
+        if (h.hourStartMs(i) + HourlyHistory.HOUR_MS / 2 >= deployedAtMs) {
+          after++;
+        } else {
+          before++;
+        }
+      }
+    }
+    boolean step = deployedAtMs != Long.MIN_VALUE && before >= MIN_STEP_HOURS
+        && after >= MIN_STEP_HOURS;
+    int terms = step ? TERMS + 1 : TERMS;
+    double[][] a = new double[terms][terms];
+    double[] b = new double[terms];
+    double[] row = new double[terms];
     int used = 0;
     for (int i = 0; i < n; i++) {
-      long start = h.hourStartMs(i);
-      double m = h.median(i);
-      if (start < nowMs - MAX_HISTORY_MS || start + HourlyHistory.HOUR_MS > nowMs
-          || h.count(i) == 0 || !(m > 0)) {
+      if (!usable(h, i, nowMs)) {
         continue;
       }
-      long mid = start + HourlyHistory.HOUR_MS / 2;
+      long mid = h.hourStartMs(i) + HourlyHistory.HOUR_MS / 2;
       terms(mid, nowMs, row);
-      double y = Math.log(m);
-      for (int r = 0; r < TERMS; r++) {
+      if (step) {
+        row[TERMS] = mid >= deployedAtMs ? 1 : 0;
+      }
+      double y = Math.log(h.median(i));
+      for (int r = 0; r < terms; r++) {
         b[r] += row[r] * y;
-        for (int c = 0; c < TERMS; c++) {
+        for (int c = 0; c < terms; c++) {
           a[r][c] += row[r] * row[c];
         }
       }
@@ -68,6 +96,12 @@ final class DailyProfile {
       s += coef[2 * k] * Math.cos(k * phase) + coef[2 * k + 1] * Math.sin(k * phase);
     }
     return s;
+  }
+
+  private static boolean usable(HourlyHistory h, int i, long nowMs) {
+    long start = h.hourStartMs(i);
+    return start >= nowMs - MAX_HISTORY_MS && start + HourlyHistory.HOUR_MS <= nowMs
+        && h.count(i) > 0 && h.median(i) > 0;
   }
 
   private static void terms(long t, long nowMs, double[] row) {

@@ -62,7 +62,16 @@ public final class GrowthTest {
    */
   public static GrowthReading evaluate(Signal signal, SeriesHistory raw, HourlyHistory hourly,
       long nowMs, List<SeriesHistory> recordsIn) {
-    DailyProfile profile = hourly == null ? null : DailyProfile.fit(hourly, nowMs);
+    return evaluate(signal, raw, hourly, nowMs, recordsIn, Long.MIN_VALUE);
+  }
+
+  /**
+   * @param deployedAtMs the job's last deployment, whose level step the daily cycle's fit keeps
+   *     apart ({@link DailyProfile#fit(HourlyHistory, long, long)}), or {@code Long.MIN_VALUE}
+   */
+  public static GrowthReading evaluate(Signal signal, SeriesHistory raw, HourlyHistory hourly,
+      long nowMs, List<SeriesHistory> recordsIn, long deployedAtMs) {
+    DailyProfile profile = hourly == null ? null : DailyProfile.fit(hourly, nowMs, deployedAtMs);
     GrowthReading recent = raw == null ? null
         : recent(signal, raw, profile, nowMs, recordsIn);
     if (recent != null && recent.growing()) {
