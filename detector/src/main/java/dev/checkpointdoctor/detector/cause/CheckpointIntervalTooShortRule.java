@@ -28,12 +28,17 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
   public Finding assess(JobEvidence job) {
     Finding f = new Finding(cause());
     CheckpointCadence c = CheckpointCadence.of(job);
-    double spacing = c.recentSpacingMs();
     double duration = c.recentDurationMs();
-    if (!(duration > 0 && spacing > 0)) {
+    // the extractor's share counts checkpoints by their ids, so it holds where several complete
+    // between two scrapes; the cadence's gaps between observations cannot be shorter than one
+    SeriesHistory measured = job.jobSeries(Signal.CHECKPOINT_BUSY_SHARE);
+    double read = measured == null || job.recentWindow(measured).size() == 0 ? Double.NaN
+        : job.recentMedian(measured);
+    double busyShare = Double.isNaN(read) ? Math.min(1, duration / c.recentSpacingMs()) : read;
+    if (!(duration > 0 && busyShare > 0)) {
       return f;
     }
-    double busyShare = Math.min(1, duration / spacing);
+    double spacing = duration / busyShare;
     if (busyShare < BACK_TO_BACK) {
       return f;
     }
