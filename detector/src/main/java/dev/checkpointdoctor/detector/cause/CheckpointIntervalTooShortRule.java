@@ -29,12 +29,15 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
     Finding f = new Finding(cause());
     CheckpointCadence c = CheckpointCadence.of(job);
     double duration = c.recentDurationMs();
-    // the extractor's share counts checkpoints by their ids, so it holds where several complete
-    // between two scrapes; the cadence's gaps between observations cannot be shorter than one
+    // Both readings can only fall short: the cadence's gaps between observations cannot be
+    // shorter than a scrape (several checkpoints may complete between two), and the extractor's
+    // share, which counts them by id, lags a few completions behind a change.
+    double byCadence = Math.min(1, duration / c.recentSpacingMs());
     SeriesHistory measured = job.jobSeries(Signal.CHECKPOINT_BUSY_SHARE);
-    double read = measured == null || job.recentWindow(measured).size() == 0 ? Double.NaN
+    double byId = measured == null || job.recentWindow(measured).size() == 0 ? Double.NaN
         : job.recentMedian(measured);
-    double busyShare = Double.isNaN(read) ? Math.min(1, duration / c.recentSpacingMs()) : read;
+    double busyShare = Double.isNaN(byId) ? byCadence
+        : Double.isNaN(byCadence) ? byId : Math.max(byId, byCadence);
     if (!(duration > 0 && busyShare > 0)) {
       return f;
     }
