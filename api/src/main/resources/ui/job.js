@@ -8,6 +8,7 @@
     ["checkpoint_duration", "Checkpoint duration"],
     ["checkpoint_size", "Checkpoint size"],
     ["checkpoint_age", "Time since last checkpoint"],
+    ["checkpoint_busy_share", "Share of time checkpointing"],
     ["checkpoint_failures", "Checkpoint failures"],
     ["checkpoint_start_delay", "Checkpoint start delay"],
     ["disk_write_iops", "Disk write IOPS"],

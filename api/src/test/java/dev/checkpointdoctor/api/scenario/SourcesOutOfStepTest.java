@@ -70,6 +70,8 @@ class SourcesOutOfStepTest {
           "checkpoint_in_progress", "checkpoint_failures")) {
         assertThat(observations.get(signal)).as(signal).isEqualTo(SCRAPES);
       }
+      // the share of time checkpointing: from the fifth completion seen advancing on
+      assertThat(observations.get("checkpoint_busy_share")).isEqualTo(SCRAPES - 5);
       String metrics = Http.get(TestService.url(service, "/metrics")).body();
       assertThat(Http.metric(metrics,
           "checkpoint_doctor_samples_without_signal_total{reason=\"late_frame\"}")).isZero();

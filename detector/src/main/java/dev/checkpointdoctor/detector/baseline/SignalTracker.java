@@ -228,7 +228,7 @@ public final class SignalTracker {
     }
 
     int side = value > band.upper() ? 1 : value < band.lower() ? -1 : 0;
-    if (!flags(side)) {
+    if (!flags(side) || (signal != null && value < signal.troubleFrom())) {
       side = 0;
     }
     if (!open && seasons != null) {
@@ -278,7 +278,8 @@ public final class SignalTracker {
    * are declined.
    */
   private boolean settling(long tsMs, double value, Band band) {
-    if (tsMs >= settleLimitMs || !baseline.ready()) {
+    if (tsMs >= settleLimitMs || !baseline.ready()
+        || (signal != null && !signal.settlesAtStart())) {
       return false; // a learning baseline learns the start-up with the rest
     }
     if (value > band.upper() || value < band.lower()) {
@@ -492,7 +493,7 @@ public final class SignalTracker {
     }
     settleLimitMs = Math.max(settleLimitMs, tsMs + 2 * settings.failureWindow().toMillis());
     opening.clear();
-    if (deployed && (signal == null || signal.mayBecomeNormal())) {
+    if (deployed && (signal == null || signal.relearnsAtDeploy())) {
       deployedAtMs = Math.max(deployedAtMs, tsMs);
       // by event time: observations after the start delivered before it stay learned
       baseline.forgetBefore(tsMs);

@@ -33,7 +33,7 @@ public final class CauseRanker implements Diagnoser {
   private static final List<Signal> CHECKPOINT_SIGNALS = List.of(Signal.CHECKPOINT_FAILURES,
       Signal.CHECKPOINT_DURATION, Signal.CHECKPOINT_AGE, Signal.CHECKPOINT_SIZE,
       Signal.CHECKPOINT_FULL_SIZE, Signal.CHECKPOINT_PERSISTED_DATA,
-      Signal.CHECKPOINT_START_DELAY, Signal.CHECKPOINT_ALIGNMENT);
+      Signal.CHECKPOINT_START_DELAY, Signal.CHECKPOINT_ALIGNMENT, Signal.CHECKPOINT_BUSY_SHARE);
 
   private final DetectorSettings settings;
   private final List<CauseRule> rules = List.of(new DiskThrottlingRule(), new StateGrowthRule(),

@@ -28,12 +28,20 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
   public Finding assess(JobEvidence job) {
     Finding f = new Finding(cause());
     CheckpointCadence c = CheckpointCadence.of(job);
-    double spacing = c.recentSpacingMs();
     double duration = c.recentDurationMs();
-    if (!(duration > 0 && spacing > 0)) {
+    // Both readings can only fall short: the cadence's gaps between observations cannot be
+    // shorter than a scrape (several checkpoints may complete between two), and the extractor's
+    // share, which counts them by id, lags a few completions behind a change.
+    double byCadence = Math.min(1, duration / c.recentSpacingMs());
+    SeriesHistory measured = job.jobSeries(Signal.CHECKPOINT_BUSY_SHARE);
+    double byId = measured == null || job.recentWindow(measured).size() == 0 ? Double.NaN
+        : job.recentMedian(measured);
+    double busyShare = Double.isNaN(byId) ? byCadence
+        : Double.isNaN(byCadence) ? byId : Math.max(byId, byCadence);
+    if (!(duration > 0 && busyShare > 0)) {
       return f;
     }
-    double busyShare = Math.min(1, duration / spacing);
+    double spacing = duration / busyShare;
     if (busyShare < BACK_TO_BACK) {
       return f;
     }

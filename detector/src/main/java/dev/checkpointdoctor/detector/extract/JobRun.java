@@ -53,6 +53,9 @@ final class JobRun {
   private double lastMarker = Double.NaN;
   private boolean everMarker;
   private long markerAdvanceTs = NONE;
+  /** The completion marker at {@link #markerAdvanceTs}. */
+  private double advancedTo = Double.NaN;
+  private final BusyShare busyShare = new BusyShare();
   private int owed;
   private double lastFailed;
   private double lastRestarts;
@@ -143,12 +146,21 @@ final class JobRun {
       } else if (marker > lastMarker) {
         owed = exists ? PER_CHECKPOINT : 0;
         markerAdvanceTs = t;
+        advancedTo = marker;
       } else if (marker < lastMarker) {
         owed = 0; // the statistics were reset (JobManager failover), not a completion
       }
       lastMarker = marker;
       everMarker = true;
-      emitOwed(out, job, Signal.CHECKPOINT_DURATION, t, m, v, Kind.CP_DURATION);
+      if (emitOwed(out, job, Signal.CHECKPOINT_DURATION, t, m, v, Kind.CP_DURATION)
+          && markerAdvanceTs != NONE) {
+        // a completion seen advancing (not the first look, whose time is unknown)
+        double share = busyShare.completed(markerAdvanceTs, advancedTo,
+            v[Kind.CP_DURATION.ordinal()]);
+        if (!Double.isNaN(share)) {
+          out.accept(new Observation(job, Signal.CHECKPOINT_BUSY_SHARE, "job", t, share));
+        }
+      }
       emitOwed(out, job, Signal.CHECKPOINT_SIZE, t, m, v, Kind.CP_SIZE);
       emitOwed(out, job, Signal.CHECKPOINT_FULL_SIZE, t, m, v, Kind.CP_FULL_SIZE);
       emitOwed(out, job, Signal.CHECKPOINT_PERSISTED_DATA, t, m, v, Kind.CP_PERSISTED_DATA);
@@ -196,12 +208,14 @@ final class JobRun {
     }
   }
 
-  private void emitOwed(Consumer<Observation> out, String job, Signal signal, long t, int mask,
-      double[] v, Kind k) {
+  /** Emits an owed per-checkpoint gauge; true when a value was emitted. */
+  private boolean emitOwed(Consumer<Observation> out, String job, Signal signal, long t,
+      int mask, double[] v, Kind k) {
     if ((owed & bit(k)) != 0 && has(mask, k)) {
       owed &= ~bit(k);
-      emitIfData(out, job, signal, t, mask, v, k);
+      return emitIfData(out, job, signal, t, mask, v, k);
     }
+    return false;
   }
 
   /** Reset-aware increment: no previous value or a decrease (reset) gives 0. */
@@ -216,10 +230,12 @@ final class JobRun {
     return (mask & bit(k)) != 0;
   }
 
-  private static void emitIfData(Consumer<Observation> out, String job, Signal signal, long t,
+  private static boolean emitIfData(Consumer<Observation> out, String job, Signal signal, long t,
       int mask, double[] v, Kind k) {
     if (has(mask, k) && v[k.ordinal()] >= 0) { // -1 = no data yet; NaN fails too
       out.accept(new Observation(job, signal, "job", t, v[k.ordinal()]));
+      return true;
     }
+    return false;
   }
 }

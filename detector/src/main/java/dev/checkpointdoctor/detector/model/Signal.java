@@ -23,6 +23,12 @@ public enum Signal {
   CHECKPOINT_AGE("s", Direction.UP, 30),
   /** Checkpoints in progress. */
   CHECKPOINT_IN_PROGRESS("count", Direction.NONE, 0.5),
+  /**
+   * Share of the time spent checkpointing: the newest completed checkpoints' median duration
+   * over the spacing between their completions (0..1; 1 = each starts as the last ends). One
+   * observation per completed checkpoint, from the fifth of a job_id's run on.
+   */
+  CHECKPOINT_BUSY_SHARE("ratio", Direction.UP, 0.2),
   /** Barrier travel time from checkpoint trigger to this subtask, ms. */
   CHECKPOINT_START_DELAY("ms", Direction.UP, 250),
   /** Time between first and last barrier at this subtask, ms. */
@@ -109,6 +115,34 @@ public enum Signal {
    */
   public boolean mayBecomeNormal() {
     return this != CHECKPOINT_FAILURES && this != ROCKSDB_WRITE_STOPPED;
+  }
+
+  /**
+   * Whether a new deployment starts this signal's baseline afresh. A deploy may change what
+   * normal is (state, parallelism, load), so most baselines relearn; the share of time spent
+   * checkpointing is set by the interval a deploy configures, so a deploy that shortens it is
+   * the very change to judge, against the share before it.
+   */
+  public boolean relearnsAtDeploy() {
+    return mayBecomeNormal() && this != CHECKPOINT_BUSY_SHARE;
+  }
+
+  /**
+   * Whether values out of band right after a start are forgiven as the start-up's. The busy
+   * share is read from a run's fifth completion on, past its start-up already: forgiving it
+   * would only delay the news that a redeploy made checkpoints run back to back.
+   */
+  public boolean settlesAtStart() {
+    return this != CHECKPOINT_BUSY_SHARE;
+  }
+
+  /**
+   * The level below which a value is never out of its band, whatever the band says, or -Inf.
+   * Checkpoints that leave a job a quarter of its time or more between them are no trouble,
+   * however much more of it they take than before.
+   */
+  public double troubleFrom() {
+    return this == CHECKPOINT_BUSY_SHARE ? 0.75 : Double.NEGATIVE_INFINITY;
   }
 
   /**

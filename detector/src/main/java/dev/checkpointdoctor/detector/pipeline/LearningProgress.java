@@ -31,9 +31,14 @@ final class LearningProgress {
     this.minObservations = minObservations;
   }
 
-  /** The job-scope checkpoint signals: the ones whose readiness makes the job "ok". */
+  /**
+   * The job-scope checkpoint signals: the ones whose readiness makes the job "ok". Not the busy
+   * share: read from a run's fifth completion on, it would keep a job "learning" four
+   * checkpoints longer than the durations it is made of.
+   */
   static boolean gates(Signal signal, String scope) {
-    return "job".equals(scope) && signal.id().startsWith("checkpoint_");
+    return "job".equals(scope) && signal.id().startsWith("checkpoint_")
+        && signal != Signal.CHECKPOINT_BUSY_SHARE;
   }
 
   void add(Signal signal, String scope, BaselineView view, SeriesHistory history) {

@@ -78,6 +78,9 @@ final class SignalBook {
    * @return the entry the observation went to, the caller's hint for the series' next one
    */
   Entry observe(Observation o, Entry hint) {
+    if (o.signal() == Signal.CHECKPOINT_BUSY_SHARE) {
+      o = atUsualDuration(o);
+    }
     Entry entry;
     // Reference comparisons suffice: the extractor hands out the same job and scope strings for
     // a series every time; a miss only costs the lookup below.
@@ -237,6 +240,36 @@ final class SignalBook {
           band.upper(), r.rate() * 100);
       default -> { }
     }
+  }
+
+  /**
+   * The busy share the job's usual checkpoint would have at the spacing measured: the share
+   * scaled by the duration baseline's expected value over the newest durations. Checkpoints that
+   * take longer (a load peak, a slow store) raise the measured share without any change of the
+   * interval, and their own duration anomaly speaks for them; what is left moves only when the
+   * checkpoints complete more often, which is what the share is judged for. Unscaled while the
+   * duration baseline is learning (right after a deploy it learns the new run's durations).
+   */
+  private Observation atUsualDuration(Observation o) {
+    Job job = jobs.get(o.job());
+    Entry d = job == null ? null : job.entries.get(new Key(Signal.CHECKPOINT_DURATION, "job"));
+    if (d == null || d.history == null || !d.tracker.ready()) {
+      return o;
+    }
+    int n = Math.min(4, d.history.size());
+    double[] newest = new double[n];
+    for (int i = 0; i < n; i++) {
+      newest[i] = d.history.value(d.history.size() - 1 - i);
+    }
+    java.util.Arrays.sort(newest);
+    double recent = n == 0 ? Double.NaN
+        : n % 2 == 1 ? newest[n / 2] : (newest[n / 2 - 1] + newest[n / 2]) / 2;
+    double usual = d.tracker.band().expected();
+    if (!(recent > 0 && usual > 0)) {
+      return o;
+    }
+    return new Observation(o.job(), o.signal(), o.scope(), o.timestampMs(),
+        Math.min(1, o.value() * usual / recent), o.join());
   }
 
   private Entry lookup(Observation o) {

@@ -426,4 +426,39 @@ class CauseRankerScenarioTest {
         org.assertj.core.data.Percentage.withPercentage(10));
     assertThat(sentences(d)).contains("A checkpoint is in progress in");
   }
+
+  /**
+   * Redeployed with an interval shorter than the checkpoints take, which take as long as before:
+   * no duration anomaly, a new job_id that relearns most baselines, and yet the job now spends
+   * all its time checkpointing. Its busy share, judged against the share before the redeploy,
+   * opens the anomaly that names the interval.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {24, 25})
+  void aRedeployThatShortensTheIntervalOpensTheBusyShareAndNamesTheInterval(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.intervalMs = Math.round(s.baseDurationMs * 4 / 1000) * 1000;
+    s.run(NORMAL_MIN, 0, (x, f) -> { });
+    s.intervalMs = Math.max(1000, Math.round(s.baseDurationMs / 2 / 1000) * 1000);
+    s.restart("00000000000000000000000000000c03");
+    s.run(0, 40, (x, f) -> { });
+    assertThat(s.detector.anomalies(s.job, true, Long.MIN_VALUE))
+        .extracting(dev.checkpointdoctor.detector.model.Anomaly::signal)
+        .containsExactly(dev.checkpointdoctor.detector.model.Signal.CHECKPOINT_BUSY_SHARE);
+    Diagnosis d = diagnosis(s);
+    assertThat(d.cause()).as(describe(d)).isEqualTo("checkpoint_interval_too_short");
+    assertThat(d.signal()).isEqualTo("checkpoint_busy_share");
+  }
+
+  /** The same redeploy keeping the interval: checkpoints still leave the job its time. */
+  @ParameterizedTest
+  @ValueSource(longs = {24, 25})
+  void aRedeployKeepingTheIntervalOpensNothing(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.intervalMs = Math.round(s.baseDurationMs * 4 / 1000) * 1000;
+    s.run(NORMAL_MIN, 0, (x, f) -> { });
+    s.restart("00000000000000000000000000000c03");
+    s.run(0, 40, (x, f) -> { });
+    assertThat(s.detector.anomalies(s.job, null, Long.MIN_VALUE)).isEmpty();
+  }
 }
