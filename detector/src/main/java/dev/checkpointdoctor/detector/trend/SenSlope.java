@@ -118,9 +118,16 @@ public final class SenSlope {
         * Math.sqrt(m * (m - 1.0) * (2.0 * m + 5) / 18);
   }
 
-  /** Sorts the first {@code n} ranks and drops repeats; returns how many are left. */
+  /** Sorts the first {@code n} ranks (at most four) and drops repeats; returns how many left. */
   private static int ascendingDistinct(int[] ranks, int n) {
-    Arrays.sort(ranks, 0, n);
+    for (int i = 1; i < n; i++) {
+      int r = ranks[i];
+      int j = i;
+      for (; j > 0 && ranks[j - 1] > r; j--) {
+        ranks[j] = ranks[j - 1];
+      }
+      ranks[j] = r;
+    }
     int out = 0;
     for (int i = 0; i < n; i++) {
       if (out == 0 || ranks[out - 1] != ranks[i]) {
