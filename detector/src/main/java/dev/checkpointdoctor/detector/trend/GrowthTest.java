@@ -123,11 +123,13 @@ public final class GrowthTest {
       return null;
     }
     GrowthReading.Adjustment adjustment = GrowthReading.Adjustment.NONE;
+    boolean logsAsObserved = profile == null; // y is log(v) until something is taken out
     if (profile != null) {
       adjustment = GrowthReading.Adjustment.DAILY_CYCLE;
     } else {
       double load = loadExplains(LoadTrend.fit(recordsIn, first, last, nowMs, CONFIDENCE));
       if (load > 0) {
+        logsAsObserved = false;
         for (int i = 0; i < k; i++) {
           y[i] -= load * x[i];
         }
@@ -138,10 +140,11 @@ public final class GrowthTest {
     }
     SenSlope.Fit log = SenSlope.fit(x, y, k, CONFIDENCE);
     boolean step = StepCheck.stepFitsBetter(x, y, k, log);
+    SenSlope.Fit fitOfLogs = logsAsObserved ? log : null;
     log = log.widened(SlowNoise.inflation(x, y, k, log));
     double f = factor(signal);
-    return reading(signal, GrowthReading.Window.RECENT, first, last, x, v, k, log, adjustment,
-        step, f * RECENT_RATE, f * RECENT_LOWER);
+    return reading(signal, GrowthReading.Window.RECENT, first, last, x, v, k, log, fitOfLogs,
+        adjustment, step, f * RECENT_RATE, f * RECENT_LOWER);
   }
 
   /**
@@ -186,8 +189,8 @@ public final class GrowthTest {
     SenSlope.Fit log = SenSlope.fit(x, y, k, CONFIDENCE);
     boolean step = StepCheck.stepFitsBetter(x, y, k, log);
     return reading(signal, GrowthReading.Window.CHOSEN, nowMs + Math.round(x[0] * HOUR),
-        nowMs + Math.round(x[k - 1] * HOUR), x, v, k, log, GrowthReading.Adjustment.NONE, step,
-        rate, floor);
+        nowMs + Math.round(x[k - 1] * HOUR), x, v, k, log, log, GrowthReading.Adjustment.NONE,
+        step, rate, floor);
   }
 
   static GrowthReading longWindow(Signal signal, HourlyHistory h, DailyProfile profile,
@@ -221,12 +224,17 @@ public final class GrowthTest {
     boolean step = StepCheck.stepFitsBetter(x, y, k, log);
     log = log.widened(SlowNoise.inflation(x, y, k, log));
     double f = factor(signal);
-    return reading(signal, window, first, last, x, v, k, log,
+    return reading(signal, window, first, last, x, v, k, log, null,
         GrowthReading.Adjustment.DAILY_CYCLE, step, f * LONG_RATE, f * LONG_LOWER);
   }
 
+  /**
+   * @param fitOfLogs the fit of {@code log(v)} as observed when {@code log} was fitted to exactly
+   *     those points (its interval may be widened since), else null: the compounding curve is
+   *     then fitted anew
+   */
   private static GrowthReading reading(Signal signal, GrowthReading.Window window, long first,
-      long last, double[] x, double[] v, int n, SenSlope.Fit log,
+      long last, double[] x, double[] v, int n, SenSlope.Fit log, SenSlope.Fit fitOfLogs,
       GrowthReading.Adjustment adjustment, boolean step, double rate, double floor) {
     SenSlope.Fit line = SenSlope.fit(x, v, n, CONFIDENCE);
     int edge = Math.max(1, n / 10);
@@ -241,7 +249,8 @@ public final class GrowthTest {
         && toValue - fromValue >= signal.absoluteFloor();
     // minutes of points cannot tell compounding from a line; extrapolating them as compounding
     // would reach any limit at once
-    boolean compounding = last - first >= HOUR && compoundingFitsBetter(x, v, n, line);
+    boolean compounding = last - first >= HOUR
+        && compoundingFitsBetter(x, v, n, line, fitOfLogs);
     return new GrowthReading(signal, window, first, last, n, r, lo, hi, fromValue, toValue,
         line.slope(), compounding, adjustment, step, growing);
   }
@@ -251,14 +260,19 @@ public final class GrowthTest {
    * median absolute deviations. Over a few hours the two are indistinguishable and compounding
    * wins the tie: it is the shape of keyed state that keeps gaining keys, and it forecasts the
    * earlier timeout. Under an hour of points is always read as a line. Both are fitted to the
-   * values as observed (before any adjustment).
+   * values as observed (before any adjustment); {@code fitOfLogs}, when not null, is that fit of
+   * the logs already made (only its line is read, not its interval).
    */
-  private static boolean compoundingFitsBetter(double[] x, double[] v, int n, SenSlope.Fit line) {
-    double[] logs = new double[n];
-    for (int i = 0; i < n; i++) {
-      logs[i] = Math.log(v[i]);
+  private static boolean compoundingFitsBetter(double[] x, double[] v, int n, SenSlope.Fit line,
+      SenSlope.Fit fitOfLogs) {
+    SenSlope.Fit log = fitOfLogs;
+    if (log == null) {
+      double[] logs = new double[n];
+      for (int i = 0; i < n; i++) {
+        logs[i] = Math.log(v[i]);
+      }
+      log = SenSlope.fit(x, logs, n, CONFIDENCE);
     }
-    SenSlope.Fit log = SenSlope.fit(x, logs, n, CONFIDENCE);
     double[] a = new double[n];
     double[] b = new double[n];
     for (int i = 0; i < n; i++) {

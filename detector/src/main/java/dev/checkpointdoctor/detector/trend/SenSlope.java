@@ -80,21 +80,65 @@ public final class SenSlope {
     if (k == 0) {
       return new Fit(0, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, median(y, used), m);
     }
-    Arrays.sort(slopes, 0, k);
-    double slope = medianOfSorted(slopes, k);
-    // Kendall's S has variance n(n-1)(2n+5)/18 without ties; C is its two-sided critical value.
-    double c = NormalQuantile.of(0.5 + confidence / 2)
-        * Math.sqrt(m * (m - 1.0) * (2.0 * m + 5) / 18);
+    // four ranks of the pairs are read: selecting them is linear, sorting all of them was not
+    double c = c(m, confidence);
     long lowRank = (long) Math.floor((k - c) / 2); // 1-based rank of the lower bound
     long highRank = (long) Math.ceil((k + c) / 2) + 1; // 1-based rank of the upper bound
+    int[] ranks = new int[4];
+    int r = 0;
+    if (lowRank >= 1) {
+      ranks[r++] = (int) lowRank - 1;
+    }
+    if (k % 2 == 0) {
+      ranks[r++] = k / 2 - 1;
+    }
+    ranks[r++] = k / 2;
+    if (highRank <= k) {
+      ranks[r++] = (int) highRank - 1;
+    }
+    r = ascendingDistinct(ranks, r);
+    OrderStatistics.place(slopes, 0, k, ranks, r);
+    double slope = medianOfSorted(slopes, k);
     double lower = lowRank >= 1 ? slopes[(int) lowRank - 1] : Double.NEGATIVE_INFINITY;
     double upper = highRank <= k ? slopes[(int) highRank - 1] : Double.POSITIVE_INFINITY;
     double[] rest = new double[m];
     for (int i = 0; i < m; i++) {
       rest[i] = y[used[i]] - slope * x[used[i]];
     }
-    Arrays.sort(rest);
+    OrderStatistics.place(rest, 0, m, medianRanks(m), m % 2 == 0 ? 2 : 1);
     return new Fit(slope, lower, upper, medianOfSorted(rest, m), m);
+  }
+
+  /**
+   * Kendall's S has variance n(n-1)(2n+5)/18 without ties; C is its two-sided critical value at
+   * {@code confidence} for {@code m} points.
+   */
+  private static double c(int m, double confidence) {
+    return NormalQuantile.of(0.5 + confidence / 2)
+        * Math.sqrt(m * (m - 1.0) * (2.0 * m + 5) / 18);
+  }
+
+  /** Sorts the first {@code n} ranks (at most four) and drops repeats; returns how many left. */
+  private static int ascendingDistinct(int[] ranks, int n) {
+    for (int i = 1; i < n; i++) {
+      int r = ranks[i];
+      int j = i;
+      for (; j > 0 && ranks[j - 1] > r; j--) {
+        ranks[j] = ranks[j - 1];
+      }
+      ranks[j] = r;
+    }
+    int out = 0;
+    for (int i = 0; i < n; i++) {
+      if (out == 0 || ranks[out - 1] != ranks[i]) {
+        ranks[out++] = ranks[i];
+      }
+    }
+    return out;
+  }
+
+  private static int[] medianRanks(int n) {
+    return n % 2 == 0 ? new int[] {n / 2 - 1, n / 2} : new int[] {n / 2};
   }
 
   /** Indices of the points used: all of them, or evenly spread ones with the first and last. */
@@ -112,7 +156,7 @@ public final class SenSlope {
     for (int i = 0; i < used.length; i++) {
       v[i] = y[used[i]];
     }
-    Arrays.sort(v);
+    OrderStatistics.place(v, 0, v.length, medianRanks(v.length), v.length % 2 == 0 ? 2 : 1);
     return medianOfSorted(v, v.length);
   }
 

@@ -109,4 +109,80 @@ class SenSlopeTest {
     }
     assertThat(SenSlope.fewestPoints(0.99)).isEqualTo(7);
   }
+
+  /**
+   * The fit reads its ranks by selection; it must give what Sen's definition gives by sorting
+   * every pair slope, bit for bit (replays compare reports byte for byte): noisy, flat, integral,
+   * thinned, and with repeated x.
+   */
+  @Test
+  void selectedRanksAreThoseOfTheFullySortedPairs() {
+    Random rnd = new Random(11);
+    for (int trial = 0; trial < 300; trial++) {
+      int n = 2 + rnd.nextInt(trial % 3 == 0 ? 500 : 40);
+      double[] x = new double[n];
+      double[] y = new double[n];
+      for (int i = 0; i < n; i++) {
+        x[i] = trial % 5 == 0 ? i / 4 : i * 0.25 - 3;
+        y[i] = switch (trial % 4) {
+          case 0 -> 3 + 0.2 * x[i] + rnd.nextGaussian();
+          case 1 -> 7; // flat: every slope 0, -0.0 where x falls
+          case 2 -> rnd.nextInt(4);
+          default -> Math.log(1 + i + rnd.nextInt(3));
+        };
+      }
+      double confidence = trial % 2 == 0 ? 0.99 : 0.9;
+      SenSlope.Fit f = SenSlope.fit(x, y, n, confidence);
+      double[] sorted = sortedDefinition(x, y, n, confidence);
+      assertThat(new double[] {f.slope(), f.lower(), f.upper(), f.atZero()})
+          .as("trial %d", trial).containsExactly(sorted);
+      for (int i = 0; i < 4; i++) {
+        assertThat(Double.doubleToRawLongBits(new double[] {f.slope(), f.lower(), f.upper(),
+            f.atZero()}[i])).isEqualTo(Double.doubleToRawLongBits(sorted[i]));
+      }
+    }
+  }
+
+  /** Slope, lower, upper and level as the definition reads them off all sorted pair slopes. */
+  private static double[] sortedDefinition(double[] x, double[] y, int n, double confidence) {
+    int m = Math.min(n, SenSlope.MAX_POINTS);
+    int[] used = new int[m];
+    for (int i = 0; i < m; i++) {
+      used[i] = m == n ? i : (int) Math.round((double) i * (n - 1) / (m - 1));
+    }
+    double[] slopes = new double[m * (m - 1) / 2];
+    int k = 0;
+    for (int a = 0; a < m; a++) {
+      for (int b = a + 1; b < m; b++) {
+        double dx = x[used[b]] - x[used[a]];
+        if (dx != 0) {
+          slopes[k++] = (y[used[b]] - y[used[a]]) / dx;
+        }
+      }
+    }
+    if (k == 0) { // no pair with distinct x: flat at the median
+      double[] v = new double[m];
+      for (int i = 0; i < m; i++) {
+        v[i] = y[used[i]];
+      }
+      java.util.Arrays.sort(v);
+      return new double[] {0, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY,
+          m % 2 == 1 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2};
+    }
+    java.util.Arrays.sort(slopes, 0, k);
+    double slope = k % 2 == 1 ? slopes[k / 2] : (slopes[k / 2 - 1] + slopes[k / 2]) / 2;
+    double c = NormalQuantile.of(0.5 + confidence / 2)
+        * Math.sqrt(m * (m - 1.0) * (2.0 * m + 5) / 18);
+    long lowRank = (long) Math.floor((k - c) / 2);
+    long highRank = (long) Math.ceil((k + c) / 2) + 1;
+    double[] rest = new double[m];
+    for (int i = 0; i < m; i++) {
+      rest[i] = y[used[i]] - slope * x[used[i]];
+    }
+    java.util.Arrays.sort(rest);
+    return new double[] {slope,
+        lowRank >= 1 ? slopes[(int) lowRank - 1] : Double.NEGATIVE_INFINITY,
+        highRank <= k ? slopes[(int) highRank - 1] : Double.POSITIVE_INFINITY,
+        m % 2 == 1 ? rest[m / 2] : (rest[m / 2 - 1] + rest[m / 2]) / 2};
+  }
 }
