@@ -83,6 +83,16 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
           String.format("But checkpoints take %.1f times the interval: something made them "
               + "slower, the interval is not what changed.", duration / c.intervalMs())));
     }
+    double[] sharesBefore = measured == null ? new double[0] : job.earlier(measured);
+    double earlierShare = sharesBefore.length >= JobEvidence.MIN_EARLIER
+        ? Stats.median(sharesBefore) : Double.NaN;
+    if (earlierShare >= BACK_TO_BACK) {
+      // a job that always ran back to back did not get its trouble from the interval now
+      f.against(0.5, new Evidence(Signal.CHECKPOINT_BUSY_SHARE.id(), "job", busyShare,
+          earlierShare, Evidence.HIGHER, Double.NaN, Double.NaN, -1, String.format(
+              "But checkpoints ran back to back before the trouble too (%s of the time): the "
+                  + "interval is not what changed.", Fmt.pct(earlierShare))));
+    }
     if (CheckpointStorageSlowRule.expiring(job)) {
       f.against(0.6, new Evidence(Signal.CHECKPOINT_FAILURES.id(), "job", job.failuresNow(), 0,
           Evidence.HIGHER, Double.NaN, Double.NaN, -1,
