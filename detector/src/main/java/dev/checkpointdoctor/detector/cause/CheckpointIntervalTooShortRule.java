@@ -64,12 +64,13 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
     SeriesHistory inProgress = job.jobSeries(Signal.CHECKPOINT_IN_PROGRESS);
     double share = job.recentWindow(inProgress).fractionAtLeast(1);
     double before = Stats.fractionAtLeast(job.earlier(inProgress), 1);
-    if (share >= BACK_TO_BACK && job.earlier(inProgress).length >= JobEvidence.MIN_EARLIER
-        && share > before) {
+    boolean knownBefore = job.earlier(inProgress).length >= JobEvidence.MIN_EARLIER;
+    // a checkpoint in progress as often before says nothing about what changed
+    if (share >= BACK_TO_BACK && knownBefore && before < BACK_TO_BACK) {
       f.support(0.3, Signal.CHECKPOINT_IN_PROGRESS, "job", share, before, Evidence.HIGHER,
           Double.NaN, String.format("A checkpoint is in progress in %s of recent scrapes, %s "
               + "before.", Fmt.pct(share), Fmt.pct(before)));
-    } else if (share >= BACK_TO_BACK) {
+    } else if (share >= BACK_TO_BACK && !knownBefore) {
       f.support(0.2, Signal.CHECKPOINT_IN_PROGRESS, "job", share, BACK_TO_BACK,
           Evidence.AT_LEAST, Double.NaN, String.format(
               "A checkpoint is in progress in %s of recent scrapes.", Fmt.pct(share)));
