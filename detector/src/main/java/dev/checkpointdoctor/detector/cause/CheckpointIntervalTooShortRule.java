@@ -61,15 +61,20 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
       SeriesHistory d = job.jobSeries(Signal.CHECKPOINT_DURATION);
       f.onset(c.changedAtMs(), JobEvidence.spacing(d), "cadence");
     }
+    double[] sharesBefore = measured == null ? new double[0] : job.earlier(measured);
+    double earlierShare = sharesBefore.length >= JobEvidence.MIN_EARLIER
+        ? Stats.median(sharesBefore) : Double.NaN;
     SeriesHistory inProgress = job.jobSeries(Signal.CHECKPOINT_IN_PROGRESS);
     double share = job.recentWindow(inProgress).fractionAtLeast(1);
     double before = Stats.fractionAtLeast(job.earlier(inProgress), 1);
+    // when checkpoints ran back to back before too, a checkpoint in progress now is no news
+    boolean backToBackBefore = earlierShare >= BACK_TO_BACK;
     if (share >= BACK_TO_BACK && job.earlier(inProgress).length >= JobEvidence.MIN_EARLIER
-        && share > before) {
+        && share > before && !backToBackBefore) {
       f.support(0.3, Signal.CHECKPOINT_IN_PROGRESS, "job", share, before, Evidence.HIGHER,
           Double.NaN, String.format("A checkpoint is in progress in %s of recent scrapes, %s "
               + "before.", Fmt.pct(share), Fmt.pct(before)));
-    } else if (share >= BACK_TO_BACK) {
+    } else if (share >= BACK_TO_BACK && !backToBackBefore) {
       f.support(0.2, Signal.CHECKPOINT_IN_PROGRESS, "job", share, BACK_TO_BACK,
           Evidence.AT_LEAST, Double.NaN, String.format(
               "A checkpoint is in progress in %s of recent scrapes.", Fmt.pct(share)));
@@ -82,6 +87,13 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
           MAX_RATIO * c.intervalMs(), Evidence.AT_LEAST, Double.NaN, Double.NaN, -1,
           String.format("But checkpoints take %.1f times the interval: something made them "
               + "slower, the interval is not what changed.", duration / c.intervalMs())));
+    }
+    if (earlierShare >= BACK_TO_BACK) {
+      // a job that always ran back to back did not get its trouble from the interval now
+      f.against(0.5, new Evidence(Signal.CHECKPOINT_BUSY_SHARE.id(), "job", busyShare,
+          earlierShare, Evidence.HIGHER, Double.NaN, Double.NaN, -1, String.format(
+              "But checkpoints ran back to back before the trouble too (%s of the time): the "
+                  + "interval is not what changed.", Fmt.pct(earlierShare))));
     }
     if (CheckpointStorageSlowRule.expiring(job)) {
       f.against(0.6, new Evidence(Signal.CHECKPOINT_FAILURES.id(), "job", job.failuresNow(), 0,

@@ -3,6 +3,7 @@ package dev.checkpointdoctor.detector.cause;
 import dev.checkpointdoctor.detector.model.CauseHypothesis.Evidence;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
+import java.util.List;
 
 /** One subtask's start delay or busy time far above the other subtasks of its task. */
 final class DataSkewRule implements CauseRule {
@@ -47,6 +48,20 @@ final class DataSkewRule implements CauseRule {
     }
     String lagging = (busy != null ? busy : delay).scope();
     String task = JobEvidence.taskName(lagging);
+    if (busy == null) {
+      // a hot key keeps its subtask busy; one whose barrier arrives late while it is no busier
+      // than its peers waits on something else (a bottleneck downstream filling its buffers)
+      TaskPicture.Subtask own = TaskPicture.of(job, Signal.BUSY).find(lagging);
+      List<TaskPicture.Subtask> peers = TaskPicture.of(job, Signal.BUSY).byTask().get(task);
+      double peerBusy = peers == null ? Double.NaN : TaskPicture.peerMedian(peers, lagging);
+      if (own != null && peerBusy >= 0
+          && own.recent() < peerBusy + Signal.BUSY.absoluteFloor()) {
+        f.against(0.6, Signal.BUSY, lagging, own.recent(), peerBusy, String.format(
+            "But task %s subtask %s is no busier than its peers (%s ms/s, their median %s): a "
+                + "hot key keeps its subtask busy.", task, JobEvidence.subtask(lagging),
+            Fmt.num(own.recent()), Fmt.num(peerBusy)));
+      }
+    }
     Change pressed = job.change(GcPressureRule.series(job, Signal.BACKPRESSURE, lagging));
     int[] busier = peersBusierThanBefore(job, task, lagging);
     if (pressed.known() && (pressed.now() >= BackpressureRule.PRESSED_MS_PER_S

@@ -461,4 +461,41 @@ class CauseRankerScenarioTest {
     s.run(0, 40, (x, f) -> { });
     assertThat(s.detector.anomalies(s.job, null, Long.MIN_VALUE)).isEmpty();
   }
+
+  /**
+   * The first minutes of a sink bottleneck: the sink is busy, one keyed subtask's barrier is
+   * already late while its back-pressure has not risen yet, and it is no busier than its peers.
+   * A hot key would keep its subtask busy: the late barrier alone is not a skew.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {26, 27})
+  void aLateBarrierAtASubtaskNoBusierThanItsPeersIsNotAHotKey(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.run(NORMAL_MIN, 8, (x, f) -> {
+      for (int i = 0; i < x.parallelism; i++) {
+        x.busy[2][i] = 970 + 30 * x.rnd.nextDouble();
+      }
+      x.startDelayMs[1][0] = 5_000 * x.jitter();
+      x.durationMs = (x.baseDurationMs + 5_000) * x.jitter();
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(confidenceOf(d, Cause.DATA_SKEW)).as(describe(d))
+        .isLessThan(CauseRanker.MIN_CONFIDENCE);
+    assertThat(evidenceOf(d, Cause.DATA_SKEW)).as(describe(d))
+        .anyMatch(t -> t.startsWith("But task window subtask 0 is no busier than its peers"));
+  }
+
+  /** A job that always checkpointed back to back, then back-pressured: not the interval. */
+  @ParameterizedTest
+  @ValueSource(longs = {28, 29})
+  void checkpointsThatRanBackToBackAllAlongDoNotBlameTheInterval(long seed) {
+    FlinkJobSim s = sim(seed);
+    s.intervalMs = Math.max(1000, Math.round(s.baseDurationMs / 2 / 1000) * 1000);
+    s.run(NORMAL_MIN, 20, sinkBottleneck());
+    Diagnosis d = diagnosis(s);
+    assertThat(evidenceOf(d, Cause.CHECKPOINT_INTERVAL_TOO_SHORT)).as(describe(d))
+        .anyMatch(t -> t.startsWith("But checkpoints ran back to back before the trouble too"));
+    assertThat(confidenceOf(d, Cause.CHECKPOINT_INTERVAL_TOO_SHORT)).as(describe(d))
+        .isLessThan(CauseRanker.MIN_CONFIDENCE);
+  }
 }
