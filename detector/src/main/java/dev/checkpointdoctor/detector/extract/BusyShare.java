@@ -9,14 +9,16 @@ import java.util.Arrays;
  * 15 s shows as 30 s and 45 s), and per checkpoint counted by the completion marker because
  * several may complete between two scrapes.
  */
-final class BusyShare {
+public final class BusyShare {
   /** Completions the spacing is read over. */
-  static final int SPANS = 4;
+  public static final int SPANS = 4;
 
   private final long[] times = new long[SPANS + 1];
   private final double[] markers = new double[SPANS + 1];
   private final double[] durations = new double[SPANS + 1];
   private int count;
+
+  BusyShare() {}
 
   /**
    * Records a completion seen at {@code tsMs} with completion marker {@code marker} and duration
@@ -42,9 +44,22 @@ final class BusyShare {
     if (!(checkpoints > 0) || spanMs <= 0) {
       return Double.NaN;
     }
-    double[] d = Arrays.copyOfRange(durations, 1, SPANS + 1);
-    Arrays.sort(d);
-    double median = (d[SPANS / 2 - 1] + d[SPANS / 2]) / 2;
+    double median = typicalDuration(Arrays.copyOfRange(durations, 1, SPANS + 1));
     return Math.min(1, median / (spanMs / checkpoints));
+  }
+
+  /**
+   * The duration a share is read at: the median of the newest completions' durations. The
+   * signal book scales the share by the same number, so both must take it alike.
+   *
+   * @param newest up to {@value #SPANS} durations, reordered by the call; NaN when empty
+   */
+  public static double typicalDuration(double[] newest) {
+    int n = newest.length;
+    if (n == 0) {
+      return Double.NaN;
+    }
+    Arrays.sort(newest);
+    return n % 2 == 1 ? newest[n / 2] : (newest[n / 2 - 1] + newest[n / 2]) / 2;
   }
 }

@@ -2,6 +2,7 @@ package dev.checkpointdoctor.detector.pipeline;
 
 import dev.checkpointdoctor.detector.baseline.BaselineView;
 import dev.checkpointdoctor.detector.baseline.SignalTracker;
+import dev.checkpointdoctor.detector.extract.BusyShare;
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
@@ -256,14 +257,12 @@ final class SignalBook {
     if (d == null || d.history == null || !d.tracker.ready()) {
       return o;
     }
-    int n = Math.min(4, d.history.size());
+    int n = Math.min(BusyShare.SPANS, d.history.size());
     double[] newest = new double[n];
     for (int i = 0; i < n; i++) {
       newest[i] = d.history.value(d.history.size() - 1 - i);
     }
-    java.util.Arrays.sort(newest);
-    double recent = n == 0 ? Double.NaN
-        : n % 2 == 1 ? newest[n / 2] : (newest[n / 2 - 1] + newest[n / 2]) / 2;
+    double recent = BusyShare.typicalDuration(newest);
     double usual = d.tracker.band().expected();
     if (!(recent > 0 && usual > 0)) {
       return o;

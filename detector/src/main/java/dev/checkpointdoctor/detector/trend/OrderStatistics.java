@@ -83,17 +83,27 @@ final class OrderStatistics {
     if (!(lowPivot < highPivot)) {
       return -1; // one value spans the ranks: a three-way partition on it does this better
     }
-    // below lowPivot to [from, lt), above highPivot to [gt, to); values equal to a pivot (and
-    // both zeros when a pivot is zero) stay in the middle, which select orders exactly
+    // values equal to a pivot (and both zeros when a pivot is zero) stay in the middle, which
+    // select orders exactly
+    return partition(a, from, to, lowPivot, highPivot);
+  }
+
+  /**
+   * Moves the values of {@code a[from, to)} below {@code low} to the left and those above {@code
+   * high} to the right, in one pass.
+   *
+   * @return the middle part, holding the values in {@code [low, high]}, as {@code lt << 32 | gt}
+   */
+  private static long partition(double[] a, int from, int to, double low, double high) {
     int lt = from;
     int i = from;
     int gt = to;
     while (i < gt) {
       double v = a[i];
-      if (v < lowPivot) {
+      if (v < low) {
         a[i++] = a[lt];
         a[lt++] = v;
-      } else if (v > highPivot) {
+      } else if (v > high) {
         a[i] = a[--gt];
         a[gt] = v;
       } else {
@@ -112,21 +122,9 @@ final class OrderStatistics {
       }
       double pivot = medianOfThree(a[lo], a[(lo + hi) >>> 1], a[hi - 1]);
       // three ways: pair slopes of integral values tie often, and ties must not recurse
-      int lt = lo;
-      int i = lo;
-      int gt = hi;
-      while (i < gt) {
-        double v = a[i];
-        if (v < pivot) {
-          a[i++] = a[lt];
-          a[lt++] = v;
-        } else if (v > pivot) {
-          a[i] = a[--gt];
-          a[gt] = v;
-        } else {
-          i++;
-        }
-      }
+      long parts = partition(a, lo, hi, pivot, pivot);
+      int lt = (int) (parts >>> 32);
+      int gt = (int) parts;
       if (pivot == 0) {
         // -0.0 == 0.0, but the sort puts every -0.0 first
         int negative = 0;
