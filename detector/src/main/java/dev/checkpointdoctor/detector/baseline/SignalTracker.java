@@ -202,6 +202,18 @@ public final class SignalTracker {
    * @param youthCeiling highest upper bound a young band may be widened to; +Inf for none
    */
   public Step observe(long tsMs, double value, double youthCeiling) {
+    return observe(tsMs, value, youthCeiling, 1);
+  }
+
+  /**
+   * Judges {@code value} as {@link #observe(long, double, double)} does, with the upper bound
+   * scaled by the load the caller measured: a busy time that rises with the subtask's input is
+   * that input's work, not a bottleneck, while the same rise at the usual input still is. The
+   * score stays the distance from the baseline's own band.
+   *
+   * @param load how many times its usual input the scope has now; 1 (or less, or NaN) for none
+   */
+  public Step observe(long tsMs, double value, double youthCeiling, double load) {
     Band own = baseline.band();
     int trend = trendAfter(value);
     boolean newRun = Integer.signum(trend) != Integer.signum(trendRun) || trendRun == 0;
@@ -209,6 +221,11 @@ public final class SignalTracker {
     double fromValue = newRun ? lastObserved : trendFromValue;
     Band band = steadyTrend(trend, tsMs, value, fromMs, fromValue, own)
         ? own : judgedBand(tsMs, own, youthCeiling);
+    if (load > 1 && Double.isFinite(load) && band.defined()) {
+      // never lower: a series with a negative upper bound is not made stricter by load
+      band = new Band(band.expected(), band.lower(), Math.max(band.upper(), band.upper() * load),
+          band.spread());
+    }
     if (!Double.isFinite(value) || tsMs < deployedAtMs || settling(tsMs, value, band)) {
       return new Step(tsMs, value, band.expected(), band.lower(), band.upper(), Double.NaN,
           false, Transition.NONE, runStartMs());

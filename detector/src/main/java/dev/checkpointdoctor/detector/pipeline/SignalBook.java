@@ -127,10 +127,19 @@ final class SignalBook {
     }
     // a checkpoint longer than the spacing checkpoints are taken at is trouble at any load: a
     // young baseline, which forgives unseen load, must not forgive that
-    SignalTracker.Step step = entry.key.signal == Signal.CHECKPOINT_DURATION
-        && "job".equals(entry.key.scope)
-        ? entry.tracker.observe(o.timestampMs(), o.value(), CheckpointSpacing.of(entry.history))
-        : entry.tracker.observe(o.timestampMs(), o.value());
+    SignalTracker.Step step;
+    if (entry.key.signal == Signal.CHECKPOINT_DURATION && "job".equals(entry.key.scope)) {
+      step = entry.tracker.observe(o.timestampMs(), o.value(), CheckpointSpacing.of(entry.history));
+    } else if (entry.key.signal == Signal.BUSY && entry.inputs != null) {
+      // busy time that rises with the subtask's input is load; see InputLoad
+      step = entry.tracker.observe(o.timestampMs(), o.value(), Double.POSITIVE_INFINITY,
+          inputLoad(entry));
+    } else {
+      step = entry.tracker.observe(o.timestampMs(), o.value());
+    }
+    if (entry.key.signal == Signal.RECORDS_IN && entry.inputs != null) {
+      entry.inputs.version++; // after the tracker learned: the ratio reads its new band
+    }
     if (!job.touched) {
       job.touched = true;
       touched.add(job);
@@ -271,6 +280,84 @@ final class SignalBook {
         Math.min(1, o.value() * usual / recent), o.join());
   }
 
+  /**
+   * The load factor of a busy entry's subtask ({@link InputLoad}): its records-in rate over that
+   * baseline's expected value, against its task's lower-median ratio. No load while the
+   * subtask's records-in baseline is learning or unknown.
+   */
+  private double inputLoad(Entry busy) {
+    if (busy.input == null) {
+      return InputLoad.NONE;
+    }
+    double own = inputRatio(busy.input);
+    if (!(own > 1 + settings.relativeFloor())) {
+      return InputLoad.NONE; // the task's ratio could only lower it
+    }
+    return InputLoad.factor(own, busy.inputs.lowerMedian(), settings.relativeFloor());
+  }
+
+  /** An entry's newest records-in rate over its baseline's expected one; NaN while unknown. */
+  private static double inputRatio(Entry recordsIn) {
+    RecentHistory h = recordsIn.history;
+    if (h == null || h.size() == 0 || !recordsIn.tracker.ready()) {
+      return Double.NaN;
+    }
+    return InputLoad.ratio(h.value(h.size() - 1), recordsIn.tracker.band().expected());
+  }
+
+  /**
+   * The records-in entries of one task (its subtasks), for the task's lower-median ratio;
+   * recomputed only after one of them had an observation.
+   */
+  private static final class TaskInputs {
+    final List<Entry> subtasks = new ArrayList<>();
+    long version;
+    private long computedAt = -1;
+    private double lowerMedian = Double.NaN;
+    private double[] ratios = new double[0];
+
+    void add(Entry recordsIn) {
+      // a restored entry replaces the one of its scope
+      subtasks.removeIf(e -> e.key.equals(recordsIn.key));
+      subtasks.add(recordsIn);
+      version++;
+    }
+
+    double lowerMedian() {
+      if (computedAt != version) {
+        if (ratios.length < subtasks.size()) {
+          ratios = new double[subtasks.size()];
+        }
+        for (int i = 0; i < subtasks.size(); i++) {
+          ratios[i] = inputRatio(subtasks.get(i));
+        }
+        lowerMedian = InputLoad.lowerMedian(ratios, subtasks.size());
+        computedAt = version;
+      }
+      return lowerMedian;
+    }
+  }
+
+  /** Links a new busy or records-in entry to its task's inputs. */
+  private static void attachInputs(Entry entry) {
+    Signal s = entry.key.signal;
+    if ((s != Signal.BUSY && s != Signal.RECORDS_IN) || !entry.key.scope.startsWith("task:")) {
+      return;
+    }
+    int slash = entry.key.scope.lastIndexOf('/');
+    String task = slash < 0 ? entry.key.scope : entry.key.scope.substring(0, slash);
+    entry.inputs = entry.job.tasks.computeIfAbsent(task, t -> new TaskInputs());
+    if (s == Signal.RECORDS_IN) {
+      entry.inputs.add(entry);
+      Entry busy = entry.job.entries.get(new Key(Signal.BUSY, entry.key.scope));
+      if (busy != null) {
+        busy.input = entry; // the busy entry came first, or this one replaces its input
+      }
+    } else {
+      entry.input = entry.job.entries.get(new Key(Signal.RECORDS_IN, entry.key.scope));
+    }
+  }
+
   private Entry lookup(Observation o) {
     Job job = jobs.computeIfAbsent(o.job(), Job::new);
     Key key = new Key(o.signal(), o.scope());
@@ -282,6 +369,7 @@ final class SignalBook {
         entry.tracker.jobStarted(job.lastStartMs, true);
       }
       job.entries.put(key, entry);
+      attachInputs(entry);
       entryCount++;
     }
     // equal to the entry's job and scope, as the lookup just found: hints compare references
@@ -507,6 +595,7 @@ final class SignalBook {
       if (job.entries.put(key, entry) == null) {
         entryCount++;
       }
+      attachInputs(entry);
       job.historyIndex = null; // a replaced entry's history must not be handed out any more
       if (entry.open != null) {
         openCount++;
@@ -588,6 +677,10 @@ final class SignalBook {
     TrendWatch trend;
     /** First observation learned from history; not snapshotted (a restart shows live only). */
     long historySinceMs = Long.MIN_VALUE;
+    /** Busy and records-in entries of a subtask: its task's records-in entries. */
+    TaskInputs inputs;
+    /** Busy entries: the subtask's records-in entry, once it exists. */
+    Entry input;
 
     private Entry(Job job, Key key, SignalTracker tracker) {
       this.job = job;
@@ -603,6 +696,8 @@ final class SignalBook {
     /** Event time of the job's last deployment (a new job_id), as RESTARTS reported it. */
     long lastStartMs = Long.MIN_VALUE;
     Diagnosis diagnosis;
+    /** Records-in entries by task ("task:" and the task's name), for busy's load factor. */
+    final Map<String, TaskInputs> tasks = new HashMap<>();
     /** In {@code touched}: a flag is cheaper than a hash lookup per observation. */
     boolean touched;
     /**

@@ -83,6 +83,25 @@ class SignalTrackerTest {
   }
 
   @Test
+  void aLoadScalesTheUpperBoundButNotTheScore() {
+    SignalTracker loaded = mature(Signal.CHECKPOINT_DURATION, small(3, 10, Duration.ofDays(3)));
+    SignalTracker plain = mature(Signal.CHECKPOINT_DURATION, small(3, 10, Duration.ofDays(3)));
+    for (int i = 0; i < 3; i++) {
+      loaded.observe(ts(i), 1000);
+      plain.observe(ts(i), 1000);
+    }
+    // band [750, 1250]; twice the load allows up to 2500, the score stays the own band's
+    Step s = loaded.observe(ts(3), 2000, Double.POSITIVE_INFINITY, 2);
+    assertThat(s.upper()).isEqualTo(2500);
+    assertThat(s.lower()).isEqualTo(750);
+    assertThat(s.outside()).isFalse();
+    assertThat(s.score()).isCloseTo(16.0, within(EPS)); // 1000 / 62.5
+    assertThat(plain.observe(ts(3), 2000, Double.POSITIVE_INFINITY, 1).outside()).isTrue();
+    assertThat(plain.observe(ts(4), 2000, Double.POSITIVE_INFINITY, Double.NaN).outside())
+        .isTrue();
+  }
+
+  @Test
   void scoreDenominatorFallsBackToTheFloorWhenMadIsZero() {
     SignalTracker t = mature(Signal.CHECKPOINT_DURATION,
         small(3, 10, Duration.ofDays(3)));

@@ -82,4 +82,52 @@ class SignalBookTest {
     b.diagnose(t);
     assertThat(seen.get(seen.size() - 1)).containsExactly("task:a/0", "task:a/1", "task:b/1");
   }
+
+  /**
+   * Feeds a task of three subtasks at 1000 records/s and 300 ms/s busy for 200 minutes, then
+   * for 30 minutes each subtask's input times {@code inputs[i]} and busy time times {@code
+   * busy[i]}; returns the scopes of the busy anomalies that opened.
+   */
+  private static List<String> busyAnomalies(double[] inputs, double[] busy) {
+    SignalBook b = new SignalBook(DetectorSettings.defaults(), new UnknownCauseDiagnoser(),
+        List.of());
+    java.util.Random r = new java.util.Random(7);
+    long t = 1_796_000_000_000L;
+    for (int i = 0; i < 230; i++, t += 60_000) {
+      for (int s = 0; s < 3; s++) {
+        String scope = "task:map/" + s;
+        double in = i < 200 ? 1 : inputs[s];
+        double bz = i < 200 ? 1 : busy[s];
+        b.observe(new Observation("a", Signal.RECORDS_IN, scope, t,
+            in * (1000 + r.nextInt(40))), null);
+        b.observe(new Observation("a", Signal.BUSY, scope, t, bz * (300 + r.nextInt(20))), null);
+      }
+    }
+    return b.anomalies().stream().filter(a -> a.signal() == Signal.BUSY)
+        .map(a -> a.scope()).sorted().toList();
+  }
+
+  @Test
+  void busyTimeThatRisesWithTheTasksInputIsLoad() {
+    assertThat(busyAnomalies(new double[] {2, 2, 2}, new double[] {2, 2, 2})).isEmpty();
+  }
+
+  @Test
+  void busyTimeThatRisesAtTheUsualInputIsABottleneck() {
+    assertThat(busyAnomalies(new double[] {1, 1, 1}, new double[] {2, 2, 2}))
+        .containsExactly("task:map/0", "task:map/1", "task:map/2");
+  }
+
+  @Test
+  void aSubtaskWhoseInputAloneRisesIsNotExcusedByIt() {
+    // a hot key: the task's lower-median input did not rise, so its busy time still accuses it
+    assertThat(busyAnomalies(new double[] {2, 1, 1}, new double[] {2, 1, 1}))
+        .containsExactly("task:map/0");
+  }
+
+  @Test
+  void busyTimeThatRisesFasterThanTheInputIsStillABottleneck() {
+    assertThat(busyAnomalies(new double[] {1.3, 1.3, 1.3}, new double[] {2.5, 2.5, 2.5}))
+        .containsExactly("task:map/0", "task:map/1", "task:map/2");
+  }
 }
