@@ -102,6 +102,11 @@ final class JobEvidence {
     return view;
   }
 
+  /** What earlier diagnoses of this job kept (nothing, for evidence read afresh). */
+  SliceCache kept() {
+    return slices;
+  }
+
   DetectorSettings settings() {
     return settings;
   }
