@@ -22,6 +22,8 @@ final class SliceCache {
   private long diagnosis;
   /** Selection scratch for earlier medians: no copy per slice. */
   private double[] scratch = new double[256];
+  /** Whole findings kept by name, each beside the inputs it was computed from. */
+  private final Map<String, Object[]> results = new java.util.HashMap<>();
 
   private static final class Kept {
     final SortedWindow recent = new SortedWindow();
@@ -78,6 +80,52 @@ final class SliceCache {
     k.earlierStart = start;
     k.earlierEnd = end;
     return k.earlierMedian;
+  }
+
+  /**
+   * The result the last diagnosis kept under {@code name} when it was computed from inputs equal
+   * to {@code inputs}, else {@code compute}'s, kept for the next diagnosis. The inputs must name
+   * everything the result depends on (histories by {@link Run}); null inputs keep nothing.
+   */
+  @SuppressWarnings("unchecked")
+  <T> T result(String name, Object inputs, java.util.function.Supplier<T> compute) {
+    Object[] kept = results.get(name);
+    if (inputs != null && kept != null && inputs.equals(kept[0])) {
+      return (T) kept[1];
+    }
+    T value = compute.get();
+    if (inputs == null) {
+      results.remove(name);
+    } else {
+      results.put(name, new Object[] {inputs, value});
+    }
+    return value;
+  }
+
+  /**
+   * The exact run of points a history holds now: equal runs of the same history hold the same
+   * points (see {@link SeriesHistory#firstPosition()}). The history is compared by identity.
+   */
+  record Run(SeriesHistory history, long layout, long first, int size) {
+    /** The run of {@code h} (an empty run for null), or null when {@code h} does not track it. */
+    static Run of(SeriesHistory h) {
+      if (h == null) {
+        return new Run(null, 0, 0, 0);
+      }
+      return h.layoutVersion() < 0 ? null
+          : new Run(h, h.layoutVersion(), h.firstPosition(), h.size());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Run r && r.history == history && r.layout == layout && r.first == first
+          && r.size == size;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(history) * 31 + Long.hashCode(first + size);
+    }
   }
 
   private Kept kept(SeriesHistory h) {

@@ -20,6 +20,19 @@ public interface JobView {
   List<BaselineSummary> baselines();
 
   /**
+   * The baseline of one of the job's series as {@link #baselines()} lists it, or null: for a
+   * reader that wants a few of them, not a summary of every series of the job.
+   */
+  default BaselineSummary baseline(Signal signal, String scope) {
+    for (BaselineSummary b : baselines()) {
+      if (b.signal() == signal && b.scope().equals(scope)) {
+        return b;
+      }
+    }
+    return null;
+  }
+
+  /**
    * Recent raw observations of {@code signal} in every scope of the job that has some, by scope.
    * Bounded to the last two hours of event time; restored from snapshots.
    */

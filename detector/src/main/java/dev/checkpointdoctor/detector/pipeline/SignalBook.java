@@ -479,6 +479,13 @@ final class SignalBook {
       return SignalBook.this.baselines(job.name);
     }
 
+    /** One entry's summary, without summarizing and sorting all of the job's (per rule read). */
+    @Override
+    public BaselineSummary baseline(Signal signal, String scope) {
+      Entry e = job.entries.get(new Key(signal, scope));
+      return e == null ? null : summary(job, e.key, e);
+    }
+
     @Override
     public List<SeriesHistory> history(Signal signal) {
       return job.histories(signal);
@@ -537,13 +544,15 @@ final class SignalBook {
     List<BaselineSummary> out = new ArrayList<>();
     j.entries.entrySet().stream()
         .sorted(Map.Entry.comparingByKey())
-        .forEach(e -> {
-          BaselineView v = e.getValue().tracker.view();
-          out.add(new BaselineSummary(j.name, e.getKey().signal, e.getKey().scope, v.state(),
-              v.expected(), v.lower(), v.upper(), v.observations(), v.lastTimestampMs(),
-              v.lastObserved(), e.getValue().join, e.getValue().historySinceMs));
-        });
+        .forEach(e -> out.add(summary(j, e.getKey(), e.getValue())));
     return out;
+  }
+
+  private static BaselineSummary summary(Job j, Key key, Entry entry) {
+    BaselineView v = entry.tracker.view();
+    return new BaselineSummary(j.name, key.signal, key.scope, v.state(), v.expected(), v.lower(),
+        v.upper(), v.observations(), v.lastTimestampMs(), v.lastObserved(), entry.join,
+        entry.historySinceMs);
   }
 
   List<Anomaly> anomalies() {
