@@ -252,55 +252,36 @@ public final class Detector implements DetectorInput {
     }
     labels = cursor.labels; // the extractor keys its state by the same, long-lived instance
     current = cursor;
-    // Counted in locals and added once per call: an atomic add per sample cost ~5 % of the kept
-    // load's detector samples. The finally keeps the totals exact if a listener throws.
-    int processed = 0;
-    int outOfOrder = 0;
-    int duplicate = 0;
-    int staleMarkers = 0;
-    try {
-      for (int i = from; i < to; i++) {
-        long ts = timestamps[i];
-        if (ts < cursor.lastTimestampMs) {
-          outOfOrder++;
-          continue;
-        }
-        if (ts == cursor.lastTimestampMs) {
-          duplicate++;
-          continue;
-        }
-        cursor.lastTimestampMs = ts;
-        if (ts > eventTimeMs) {
-          eventTimeMs = ts;
-          if (framesFlushedAtMs == Long.MIN_VALUE || ts - framesFlushedAtMs >= FRAME_FLUSH_MS) {
-            flushFrames(cursor);
-          }
-        }
-        if (Double.doubleToRawLongBits(values[i]) == STALE_NAN_BITS) {
-          staleMarkers++;
-          extractor.onSeriesEnd(cursor.rule, labels, ts, observer);
-          cursor.extracted = null; // the extractor forgot the series; a new sample starts afresh
-          continue;
-        }
-        processed++;
-        if (cursor.extracted == null) {
-          cursor.extracted = extractor.track(cursor.rule, labels);
-        }
-        extractor.onSample(cursor.extracted, ts, values[i], observer);
+    for (int i = from; i < to; i++) {
+      long ts = timestamps[i];
+      if (ts < cursor.lastTimestampMs) {
+        counted.outOfOrder.incrementAndGet();
+        continue;
       }
-    } finally {
-      addIfAny(counted.processed, processed);
-      addIfAny(counted.outOfOrder, outOfOrder);
-      addIfAny(counted.duplicate, duplicate);
-      addIfAny(counted.staleMarkers, staleMarkers);
+      if (ts == cursor.lastTimestampMs) {
+        counted.duplicate.incrementAndGet();
+        continue;
+      }
+      cursor.lastTimestampMs = ts;
+      if (ts > eventTimeMs) {
+        eventTimeMs = ts;
+        if (framesFlushedAtMs == Long.MIN_VALUE || ts - framesFlushedAtMs >= FRAME_FLUSH_MS) {
+          flushFrames(cursor);
+        }
+      }
+      if (Double.doubleToRawLongBits(values[i]) == STALE_NAN_BITS) {
+        counted.staleMarkers.incrementAndGet();
+        extractor.onSeriesEnd(cursor.rule, labels, ts, observer);
+        cursor.extracted = null; // the extractor forgot the series; a new sample starts afresh
+        continue;
+      }
+      counted.processed.incrementAndGet();
+      if (cursor.extracted == null) {
+        cursor.extracted = extractor.track(cursor.rule, labels);
+      }
+      extractor.onSample(cursor.extracted, ts, values[i], observer);
     }
     current = null;
-  }
-
-  private static void addIfAny(AtomicLong counter, int n) {
-    if (n != 0) {
-      counter.addAndGet(n);
-    }
   }
 
   /** Observes the frames finished so far, before a sample of a newer time is taken. */

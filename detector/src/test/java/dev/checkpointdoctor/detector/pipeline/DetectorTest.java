@@ -49,28 +49,6 @@ class DetectorTest {
   }
 
   @Test
-  void countsOfEveryKindAddUpExactlyOverCallsThatMixThem() {
-    // the detector counts a call's samples in locals and adds them once per call
-    Detector d = new Detector(SignalCatalog.defaults(), SETTINGS);
-    Labels a = jobGauge("lastCheckpointDuration", "a");
-    Labels b = jobGauge("lastCheckpointDuration", "b");
-    double stale = Double.longBitsToDouble(Detector.STALE_NAN_BITS);
-    long processed = 0;
-    for (int round = 0; round < 50; round++) {
-      long t = T0 + 60_000L * round;
-      // taken, duplicate, taken, out of order, stale marker, taken (restarts the series)
-      d.accept(a, new long[] {t, t, t + 1000, t + 500, t + 2000, t + 3000},
-          new double[] {1, 2, 3, 4, stale, 5});
-      d.accept(b, new long[] {t, t + 1000}, new double[] {1, 2}, 1, 2); // the second only
-      processed += 3 + 1;
-    }
-    assertThat(d.stats().processed()).isEqualTo(processed);
-    assertThat(d.stats().duplicate()).isEqualTo(50);
-    assertThat(d.stats().outOfOrder()).isEqualTo(50);
-    assertThat(d.stats().staleMarkers()).isEqualTo(50);
-  }
-
-  @Test
   void staleMarkerEndsTheSeriesWithoutBeingAValue() {
     Detector d = new Detector(SignalCatalog.defaults(), SETTINGS);
     Labels l = jobGauge("lastCheckpointDuration", "j");
