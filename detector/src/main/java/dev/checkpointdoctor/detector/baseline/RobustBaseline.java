@@ -380,13 +380,30 @@ public final class RobustBaseline {
       }
     }
     double median = valueAt(slotAt(lo));
-    int below = lo;
-    while (below + 1 < n && valueAt(slotAt(below + 1)) <= median) {
-      below++;
-    }
+    int below = lastAtMost(median, lo, n);
     double mad = weightedMad(p, median, below, half);
     lastMad = mad;
     return band(median, mad);
+  }
+
+  /**
+   * Last position in [from, n) whose value is at most {@code median} (the value at {@code from}
+   * is). Values are in order, so those at most the median are a prefix: a binary search finds
+   * the same position a scan would, without walking a long run of ties (a gauge that mostly
+   * repeats one value) on every band.
+   */
+  private int lastAtMost(double median, int from, int n) {
+    int lo = from;
+    int hi = n - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (valueAt(slotAt(mid)) <= median) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
   }
 
   /**

@@ -44,10 +44,12 @@ class RobustBaselineIncrementalTest {
     long ts = T0;
     long last = Long.MIN_VALUE;
     for (int i = 0; i < 3 * window + 40; i++) {
-      // mostly advancing, sometimes repeated or older timestamps; values with many ties
+      // mostly advancing, sometimes repeated or older timestamps; values with many ties, or one
+      // value with rare others (long runs of ties on both sides of the median)
       int step = r.nextInt(10);
       ts += step < 6 ? 15_000 + r.nextInt(50) : step < 8 ? 0 : -r.nextInt(200_000);
-      double v = seed % 2 == 0 ? r.nextInt(6) * 2.5 : 300 + 40 * r.nextGaussian();
+      double v = seed % 3 == 0 ? (r.nextInt(12) == 0 ? r.nextInt(3) * 50.0 : 50.0)
+          : seed % 2 == 0 ? r.nextInt(6) * 2.5 : 300 + 40 * r.nextGaussian();
       b.learn(ts, v);
       last = Math.max(last, ts);
       reference.addLast(new long[] {ts, Double.doubleToLongBits(v), i});
