@@ -214,6 +214,19 @@ public final class SignalTracker {
    * @param load how many times its usual input the scope has now; 1 (or less, or NaN) for none
    */
   public Step observe(long tsMs, double value, double youthCeiling, double load) {
+    return observe(tsMs, value, youthCeiling, load, Double.NEGATIVE_INFINITY);
+  }
+
+  /**
+   * Judges {@code value} as {@link #observe(long, double, double, double)} does, with a level
+   * the caller knows to be no trouble below, whatever the band says (as {@link
+   * Signal#troubleFrom()} is for a whole signal): a checkpoint age shorter than a few of the
+   * job's usual checkpoints is no stuck checkpoint. The value is still learned as usual.
+   *
+   * @param troubleFrom the level below which the value is never outside; -Inf for none
+   */
+  public Step observe(long tsMs, double value, double youthCeiling, double load,
+      double troubleFrom) {
     Band own = baseline.band();
     int trend = trendAfter(value);
     boolean newRun = Integer.signum(trend) != Integer.signum(trendRun) || trendRun == 0;
@@ -245,7 +258,8 @@ public final class SignalTracker {
     }
 
     int side = value > band.upper() ? 1 : value < band.lower() ? -1 : 0;
-    if (!flags(side) || (signal != null && value < signal.troubleFrom())) {
+    if (!flags(side) || value < troubleFrom
+        || (signal != null && value < signal.troubleFrom())) {
       side = 0;
     }
     if (!open && seasons != null) {

@@ -134,6 +134,11 @@ final class SignalBook {
       // busy time that rises with the subtask's input is load; see InputLoad
       step = entry.tracker.observe(o.timestampMs(), o.value(), Double.POSITIVE_INFINITY,
           inputLoad(entry));
+    } else if (entry.key.signal == Signal.CHECKPOINT_AGE && "job".equals(entry.key.scope)) {
+      // a checkpoint that runs a few times as long as usual now and then is not stuck
+      Entry duration = job.entries.get(new Key(Signal.CHECKPOINT_DURATION, "job"));
+      step = entry.tracker.observe(o.timestampMs(), o.value(), Double.POSITIVE_INFINITY, 1,
+          StuckCheckpoint.ageFrom(duration == null ? null : duration.tracker));
     } else {
       step = entry.tracker.observe(o.timestampMs(), o.value());
     }
