@@ -32,21 +32,22 @@ final class InputLoad {
 
   /**
    * The lower median of the finite ratios among {@code ratios[0..n)}: of two middle values the
-   * lesser, so half of the task at least has risen by it. NaN when none is finite.
+   * lesser, so half of the task at least has risen by it. NaN when none is finite. Reorders
+   * {@code ratios[0..n)} (the caller's scratch): it runs after every records-in observation of
+   * the task, on the detector thread, and allocates nothing.
    */
   static double lowerMedian(double[] ratios, int n) {
-    double[] finite = new double[n];
     int k = 0;
     for (int i = 0; i < n; i++) {
       if (Double.isFinite(ratios[i])) {
-        finite[k++] = ratios[i];
+        ratios[k++] = ratios[i];
       }
     }
     if (k == 0) {
       return Double.NaN;
     }
-    Arrays.sort(finite, 0, k);
-    return finite[(k - 1) / 2];
+    Arrays.sort(ratios, 0, k);
+    return ratios[(k - 1) / 2];
   }
 
   /**
