@@ -66,10 +66,11 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
         ? Stats.median(sharesBefore) : Double.NaN;
     SeriesHistory inProgress = job.jobSeries(Signal.CHECKPOINT_IN_PROGRESS);
     double share = job.recentWindow(inProgress).fractionAtLeast(1);
-    double before = Stats.fractionAtLeast(job.earlier(inProgress), 1);
+    double[] inProgressBefore = job.earlier(inProgress);
+    double before = Stats.fractionAtLeast(inProgressBefore, 1);
     // when checkpoints ran back to back before too, a checkpoint in progress now is no news
     boolean backToBackBefore = earlierShare >= BACK_TO_BACK;
-    if (share >= BACK_TO_BACK && job.earlier(inProgress).length >= JobEvidence.MIN_EARLIER
+    if (share >= BACK_TO_BACK && inProgressBefore.length >= JobEvidence.MIN_EARLIER
         && share > before && !backToBackBefore) {
       f.support(0.3, Signal.CHECKPOINT_IN_PROGRESS, "job", share, before, Evidence.HIGHER,
           Double.NaN, String.format("A checkpoint is in progress in %s of recent scrapes, %s "

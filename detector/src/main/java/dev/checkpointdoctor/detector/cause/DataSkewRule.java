@@ -51,8 +51,9 @@ final class DataSkewRule implements CauseRule {
     if (busy == null) {
       // a hot key keeps its subtask busy; one whose barrier arrives late while it is no busier
       // than its peers waits on something else (a bottleneck downstream filling its buffers)
-      TaskPicture.Subtask own = TaskPicture.of(job, Signal.BUSY).find(lagging);
-      List<TaskPicture.Subtask> peers = TaskPicture.of(job, Signal.BUSY).byTask().get(task);
+      TaskPicture busyTimes = TaskPicture.of(job, Signal.BUSY);
+      TaskPicture.Subtask own = busyTimes.find(lagging);
+      List<TaskPicture.Subtask> peers = busyTimes.byTask().get(task);
       double peerBusy = peers == null ? Double.NaN : TaskPicture.peerMedian(peers, lagging);
       if (own != null && peerBusy >= 0
           && own.recent() < peerBusy + Signal.BUSY.absoluteFloor()) {
