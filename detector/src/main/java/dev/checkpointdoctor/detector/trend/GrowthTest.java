@@ -21,7 +21,8 @@ import java.util.List;
  * Once the job has more than a day of hourly history, its daily cycle ({@link DailyProfile}) is
  * taken out of the points first, so the rising half of a daily load cycle is not growth; before
  * that, growth that the job's input rate explains (records in rose as much, {@link LoadTrend}) is
- * taken out instead.
+ * taken out instead. After it, a recent rise that is growth net of the daily cycle must be
+ * growth net of the input rate too: the profile knows the day, not the week's ramps.
  *
  * <p>A window says "growing" when its slope reaches the window's rate, the lower bound of the
  * {@value #CONFIDENCE} interval stays above the window's floor (a noisy signal has wide bounds and
@@ -74,6 +75,15 @@ public final class GrowthTest {
     DailyProfile profile = hourly == null ? null : DailyProfile.fit(hourly, nowMs, deployedAtMs);
     GrowthReading recent = raw == null ? null
         : recent(signal, raw, profile, nowMs, recordsIn);
+    if (recent != null && recent.growing() && profile != null) {
+      // the daily profile knows the day, not the week's ramps nor a redeploy's new level: a
+      // rise the input rate's own rise explains is no growth, whichever explanation finds it
+      GrowthReading byLoad = recent(signal, raw, null, nowMs, recordsIn);
+      if (byLoad != null && !byLoad.growing()
+          && byLoad.adjustment() == GrowthReading.Adjustment.INPUT_RATE) {
+        recent = byLoad;
+      }
+    }
     if (recent != null && recent.growing()) {
       return recent;
     }
