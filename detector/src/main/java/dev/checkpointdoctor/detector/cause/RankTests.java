@@ -93,6 +93,43 @@ final class RankTests {
   }
 
   /**
+   * The smallest one-sided p-value {@link #mannWhitney} can give {@code m} values against {@code
+   * n} earlier ones: every one of them above every earlier one, without ties (the same exact or
+   * normal branch the test takes). While it is above the significance level no outcome is
+   * significant, however large the change: the count of values a judgment needs depends on how
+   * many earlier values there are and how strongly they are correlated, not on a fixed number.
+   */
+  static double separatedP(int n, int m, double dependence) {
+    if (n == 0 || m == 0) {
+      return 1;
+    }
+    if ((long) n * m <= EXACT_MAX_PAIRS && dependence <= 1) {
+      double arrangements = 1; // C(n + m, m): only one of them puts every y above every x
+      for (int i = 1; i <= m; i++) {
+        arrangements = arrangements * (n + i) / i;
+      }
+      return clamp(1 / arrangements);
+    }
+    double total = n + m;
+    double var = n * (double) m / 12 * (total + 1) * Math.max(1, dependence);
+    return clamp(1 - normalCdf((n * (double) m / 2 - 0.5) / Math.sqrt(var)));
+  }
+
+  /**
+   * The fewest values (at most {@code max}) that could be significant at {@code alpha} against
+   * {@code n} earlier ones with this dependence (see {@link #separatedP}), or -1 when even
+   * {@code max} could not.
+   */
+  static int fewestToDecide(int n, double dependence, double alpha, int max) {
+    for (int m = 1; m <= max; m++) {
+      if (separatedP(n, m, dependence) <= alpha) {
+        return m;
+      }
+    }
+    return -1;
+  }
+
+  /**
    * Variance inflation for serially correlated samples: {@code (1 + r) / (1 - r)} for the lag-1
    * autocorrelation r of the earlier sample {@code x} (clipped to [0, 0.8]), the series' own
    * behaviour without the change (the recent sample's autocorrelation mostly measures the

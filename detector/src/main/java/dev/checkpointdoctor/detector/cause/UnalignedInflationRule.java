@@ -32,39 +32,81 @@ final class UnalignedInflationRule implements CauseRule {
   }
 
   /**
-   * The in-flight data of the checkpoints completed since the back-pressure began, against
-   * before the trouble (one-sided Mann–Whitney), or null with fewer than {@link
-   * #MIN_CHECKPOINTS} of them. The buffers fill only once the job is back-pressured, which may
-   * be minutes after the first sign of trouble (a sink slowing down is busy first): read from
+   * The in-flight data of the checkpoints that carry the buffers (see {@link #carriedFrom})
+   * against before the trouble (one-sided Mann–Whitney), or null while fewer than {@link
+   * #needed} of them have completed. The buffers fill only once the job is back-pressured, which
+   * may be minutes after the first sign of trouble (a sink slowing down is busy first): read from
    * the trouble's onset, the checkpoints of those minutes hide the inflation for as long again.
    */
   static Change sincePressed(JobEvidence job, SeriesHistory h) {
     if (h == null) {
       return null;
     }
-    Change bp = GcPressureRule.strongest(job, Signal.BACKPRESSURE);
-    if (bp == null || !bp.higher()) {
-      return null;
-    }
-    long pressed = job.onset(GcPressureRule.series(job, Signal.BACKPRESSURE, bp.scope()), true);
-    if (pressed <= job.onset()) {
+    long from = carriedFrom(job, h);
+    if (from <= job.onset()) {
       return null; // the same slice the job-wide judgment read
     }
-    double[] recent = JobEvidence.slice(h, pressed, Long.MAX_VALUE);
+    double[] recent = JobEvidence.slice(h, from, Long.MAX_VALUE);
     double[] before = job.earlier(h);
-    if (recent.length < MIN_CHECKPOINTS || before.length < JobEvidence.MIN_EARLIER) {
+    int needed = needed(before);
+    if (needed < 0 || recent.length < needed || before.length < JobEvidence.MIN_EARLIER) {
       return null;
     }
     return JobEvidence.againstEarlier(h, recent, before);
   }
 
-  /** Completed checkpoints since the trouble began that a judgment of the in-flight data needs. */
-  static final int MIN_CHECKPOINTS = 3;
+  /**
+   * When the checkpoints began to carry the buffers: the trouble's onset, else the later
+   * back-pressure that fills them, else the later departure of the in-flight data itself from
+   * its normal. A checkpoint triggered before the buffers filled persists the old amount, so
+   * the first one or two after the back-pressure began still look normal and, tested with the
+   * full ones, keep the test short of significance while back-pressure is already plain.
+   */
+  static long carriedFrom(JobEvidence job, SeriesHistory h) {
+    long from = job.onset();
+    Change bp = GcPressureRule.strongest(job, Signal.BACKPRESSURE);
+    if (bp == null || !bp.higher()) {
+      return from;
+    }
+    long pressed = job.onset(GcPressureRule.series(job, Signal.BACKPRESSURE, bp.scope()), true);
+    from = Math.max(from, pressed);
+    if (pressed >= 0) {
+      // only after the back-pressure: a departure before it is not the buffers it fills
+      from = Math.max(from, job.onset(h, true));
+    }
+    return from;
+  }
 
   /**
-   * A job that runs unaligned checkpoints (it persists in-flight data at all) whose trouble is
-   * younger than {@link #MIN_CHECKPOINTS} completed checkpoints: whether its back-pressure
-   * inflates them cannot be judged yet, so back-pressure waits for the next checkpoints.
+   * At least {@link #MIN_CHECKPOINTS}, and as many as the test against the job's own earlier
+   * checkpoints needs to be able to reach significance (fewer earlier checkpoints, or more
+   * strongly correlated ones, need more): -1 when no number within {@link #MAX_CHECKPOINTS}
+   * could, and the question cannot be decided.
+   */
+  static int needed(double[] before) {
+    if (before.length < JobEvidence.MIN_EARLIER) {
+      return -1;
+    }
+    int fewest = RankTests.fewestToDecide(before.length, RankTests.dependence(before, before),
+        Change.ALPHA, MAX_CHECKPOINTS);
+    return fewest < 0 ? -1 : Math.max(MIN_CHECKPOINTS, fewest);
+  }
+
+  /**
+   * Completed checkpoints since they began to carry the buffers below which one checkpoint's
+   * heavy-tailed in-flight data (a burst tens of times the usual) would decide alone.
+   */
+  static final int MIN_CHECKPOINTS = 3;
+  /** Checkpoints the back-pressure is held back for at most, waiting for the judgment. */
+  static final int MAX_CHECKPOINTS = 20;
+
+  /**
+   * A job that runs unaligned checkpoints (it persists in-flight data at all) whose inflation
+   * cannot be judged yet, so back-pressure waits for the next checkpoints: fewer than {@link
+   * #MIN_CHECKPOINTS} have completed since they began to carry the buffers, or the in-flight
+   * data has left its normal but fewer than {@link #needed} checkpoints carry it. A job whose
+   * in-flight data stays within its normal is not waited for beyond the minimum: its
+   * back-pressure is plain back-pressure.
    */
   private static Finding pending(JobEvidence job, Finding f) {
     SeriesHistory h = job.jobSeries(Signal.CHECKPOINT_PERSISTED_DATA);
@@ -73,22 +115,19 @@ final class UnalignedInflationRule implements CauseRule {
     }
     double[] before = job.earlier(h);
     boolean unaligned = Stats.max(before) > 0 || h.value(h.size() - 1) > 0;
-    // counted from the back-pressure that fills the buffers, which may come after the first
-    // sign of trouble (a sink slowing down over minutes is busy before it back-pressures)
-    long from = job.onset();
-    Change bp = GcPressureRule.strongest(job, Signal.BACKPRESSURE);
-    if (bp != null && bp.higher()) {
-      long pressed = job.onset(GcPressureRule.series(job, Signal.BACKPRESSURE, bp.scope()), true);
-      from = Math.max(from, pressed);
+    long from = carriedFrom(job, h);
+    if (!unaligned || from > job.now()) {
+      return f;
     }
     int since = JobEvidence.count(h, from, Long.MAX_VALUE);
-    if (!unaligned || since >= MIN_CHECKPOINTS || from >= job.now()) {
+    int needed = job.onset(h, true) >= 0 ? needed(before) : MIN_CHECKPOINTS;
+    if (since >= Math.max(MIN_CHECKPOINTS, needed)) {
       return f;
     }
     f.onset(from, JobEvidence.spacing(h), "in-flight data");
     return f.pending(String.format("the job runs unaligned checkpoints, and %d of the %d "
         + "checkpoints needed to judge their in-flight data have completed since %s.", since,
-        MIN_CHECKPOINTS, JobEvidence.clock(from)));
+        Math.max(MIN_CHECKPOINTS, needed), JobEvidence.clock(from)));
   }
 
   @Override

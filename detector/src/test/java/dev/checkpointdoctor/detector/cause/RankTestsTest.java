@@ -58,6 +58,35 @@ class RankTestsTest {
   }
 
   @Test
+  void separatedPIsWhatTheTestGivesWhenEveryValueIsAboveEveryEarlierOne() {
+    for (int[] nm : new int[][] {{10, 3}, {56, 3}, {37, 4}, {200, 4}}) {
+      double[] x = new double[nm[0]];
+      double[] y = new double[nm[1]];
+      for (int i = 0; i < x.length; i++) {
+        x[i] = i;
+      }
+      for (int j = 0; j < y.length; j++) {
+        y[j] = x.length + j;
+      }
+      for (double dep : new double[] {1, 1.5, 3}) {
+        assertThat(RankTests.separatedP(nm[0], nm[1], dep)).as("n=%d m=%d dep=%s", nm[0],
+            nm[1], dep).isCloseTo(RankTests.mannWhitney(x, y, dep).pGreater(), within(1e-12));
+      }
+    }
+  }
+
+  @Test
+  void fewerOrMoreCorrelatedEarlierValuesNeedMoreRecentOnesToDecide() {
+    // exact: two values above 37 independent earlier ones, p = 1 / C(39, 2)
+    assertThat(RankTests.fewestToDecide(37, 1, 0.01, 20)).isEqualTo(2);
+    // lag-1 autocorrelation 0.2 (variance x1.5): three values above all 37 give p = 0.011
+    assertThat(RankTests.separatedP(37, 3, 1.5)).isGreaterThan(0.01);
+    assertThat(RankTests.fewestToDecide(37, 1.5, 0.01, 20)).isEqualTo(4);
+    // eight earlier values correlated at 0.8: no number of recent ones reaches p = 0.01
+    assertThat(RankTests.fewestToDecide(8, 9, 0.01, 20)).isEqualTo(-1);
+  }
+
+  @Test
   void serialCorrelationWeakensTheTest() {
     Random r = new Random(3);
     double[] x = new double[200];
