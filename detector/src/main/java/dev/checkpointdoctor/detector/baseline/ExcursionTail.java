@@ -14,7 +14,9 @@ import java.util.Arrays;
  *
  * <p>Every observation (inside or out) weighs 1 when it arrives and decays by {@code 1 - 1 /
  * memory} per later observation; the total starts at {@code memory} observations inside the
- * band, so a young scope is taken to be calm. 41 floats per tracker. Not thread-safe.
+ * band, so a young scope is taken to be calm. At most 41 floats per tracker: the bins up to the
+ * furthest one an observation reached (none for a scope that never left its band, as most do
+ * not for long stretches; bins it did not reach weigh 0). Not thread-safe.
  */
 final class ExcursionTail {
   private static final int BINS_PER_OCTAVE = 4;
@@ -22,16 +24,17 @@ final class ExcursionTail {
   /** Rescale the weights before they overflow a float (new weights grow as 1 / decay^n). */
   private static final float RESCALE_ABOVE = 1e30f;
 
-  private final double decay;
-  private final int memory;
-  private final float[] weight = new float[BINS]; // of d in [2^(i/4), 2^((i+1)/4))
+  private final int memory; // the decay, 1 - 1 / memory, is computed where used: 8 bytes less
+  private static final float[] NONE = new float[0];
+
+  // of d in [2^(i/4), 2^((i+1)/4)); bins from weight.length on weigh 0
+  private float[] weight = NONE;
   private float total; // of every observation, inside included
   private float unit = 1; // what a new observation weighs, relative to the stored weights
   private int seen; // observations counted, saturating at the memory
 
   ExcursionTail(int memory) {
     this.memory = memory;
-    this.decay = 1 - 1.0 / memory;
     this.total = memory;
   }
 
@@ -40,15 +43,18 @@ final class ExcursionTail {
     if (seen < memory) {
       seen++;
     }
-    unit /= (float) decay;
+    unit /= (float) (1 - 1.0 / memory);
     total += unit;
     if (d > 1 && Double.isFinite(d)) {
       int bin = (int) Math.min(BINS - 1,
           Math.floor(Math.log(d) / Math.log(2) * BINS_PER_OCTAVE));
+      if (bin >= weight.length) {
+        weight = Arrays.copyOf(weight, bin + 1);
+      }
       weight[bin] += unit;
     }
     if (unit > RESCALE_ABOVE) {
-      for (int i = 0; i < BINS; i++) {
+      for (int i = 0; i < weight.length; i++) {
         weight[i] /= unit;
       }
       total /= unit;
@@ -65,12 +71,21 @@ final class ExcursionTail {
     double above = 0;
     // walk down from the top while the weight above the edge stays within the allowed share
     int edge = BINS;
-    while (edge > 0 && above + weight[edge - 1] <= allowed) {
-      above += weight[edge - 1];
+    while (edge > 0 && above + weightOf(edge - 1) <= allowed) {
+      above += weightOf(edge - 1);
       edge--;
     }
     double d = Math.pow(2, (double) edge / BINS_PER_OCTAVE);
     return Math.max(d, floor);
+  }
+
+  private float weightOf(int bin) {
+    return bin < weight.length ? weight[bin] : 0f;
+  }
+
+  /** Bins held: for tests. */
+  int binsHeld() {
+    return weight.length;
   }
 
   /** Observations counted so far, at most the memory. */
@@ -84,8 +99,8 @@ final class ExcursionTail {
     // weights relative to a new observation, so a reader starts with unit 1
     out.writeInt(seen);
     out.writeFloat(total / unit);
-    for (float w : weight) {
-      out.writeFloat(w / unit);
+    for (int i = 0; i < BINS; i++) {
+      out.writeFloat(weightOf(i) / unit);
     }
   }
 
@@ -97,13 +112,19 @@ final class ExcursionTail {
     }
     t.total = in.readFloat();
     float sum = 0;
+    float[] w = new float[BINS];
+    int held = 0;
     for (int i = 0; i < BINS; i++) {
-      t.weight[i] = in.readFloat();
-      if (!(t.weight[i] >= 0) || !Float.isFinite(t.weight[i])) {
+      w[i] = in.readFloat();
+      if (!(w[i] >= 0) || !Float.isFinite(w[i])) {
         throw new IOException("excursion tail snapshot has an invalid weight");
       }
-      sum += t.weight[i];
+      sum += w[i];
+      if (Float.floatToRawIntBits(w[i]) != 0) { // -0.0 too: read back as written
+        held = i + 1;
+      }
     }
+    t.weight = held == 0 ? NONE : Arrays.copyOf(w, held);
     if (!(t.total >= sum * 0.999f) || !Float.isFinite(t.total)) {
       throw new IOException("excursion tail snapshot weighs less in total than its tail");
     }
@@ -112,6 +133,7 @@ final class ExcursionTail {
 
   @Override
   public String toString() {
-    return "ExcursionTail" + Arrays.toString(weight) + " of " + total;
+    float[] all = Arrays.copyOf(weight, BINS);
+    return "ExcursionTail" + Arrays.toString(all) + " of " + total;
   }
 }

@@ -249,6 +249,10 @@ public final class RobustBaseline {
     wideValues[slot] = value;
   }
 
+  DetectorSettings settings() {
+    return settings;
+  }
+
   /** Whether this baseline's values took more than floats. For tests. */
   boolean keepsDoubleValues() {
     return wideValues != null;

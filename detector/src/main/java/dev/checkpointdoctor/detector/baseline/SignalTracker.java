@@ -117,7 +117,7 @@ public final class SignalTracker {
 
   private final Signal signal; // null for a series tracker
   private final Direction direction;
-  private final DetectorSettings settings;
+  // the settings are the baseline's (every tracked series has a tracker: one reference fewer)
   private final RobustBaseline baseline;
   // Created with the first value it records (once the baseline is ready): a learning baseline
   // has no season to remember yet, and most of a big fleet's baselines are young.
@@ -146,7 +146,7 @@ public final class SignalTracker {
   // The observation before the trend run's first step: how fast the run climbs.
   private long trendFromMs = NO_RUN;
   private double trendFromValue = Double.NaN;
-  private long youthMs = YOUTH_MS;
+  private int youthMs = (int) YOUTH_MS; // a day fits an int: 4 bytes per tracker
 
   public SignalTracker(Signal signal, DetectorSettings settings) {
     this(signal, settings, new RobustBaseline(signal, settings));
@@ -160,8 +160,11 @@ public final class SignalTracker {
       Signal signal, Direction direction, DetectorSettings settings, RobustBaseline baseline) {
     this.signal = signal;
     this.direction = direction;
-    this.settings = settings;
     this.baseline = baseline;
+  }
+
+  private DetectorSettings settings() {
+    return baseline.settings();
   }
 
   /**
@@ -276,7 +279,7 @@ public final class SignalTracker {
     if (open) {
       if (outside) {
         insideCount = 0;
-      } else if (++insideCount >= settings.resolveAfter()) {
+      } else if (++insideCount >= settings().resolveAfter()) {
         return close(tsMs, value, band, score, Transition.RESOLVED);
       }
       if (regime.add(tsMs, value) && settledAsNewNormal()) {
@@ -286,13 +289,13 @@ public final class SignalTracker {
     }
 
     double distance = Math.abs(value - band.expected()) / band.halfWidth();
-    if (opening.observe(tsMs, side, distance, settings.openAfter())) {
+    if (opening.observe(tsMs, side, distance, settings().openAfter())) {
       open = true;
       openSide = side;
       openStartMs = opening.startMs();
       opening.clear();
       insideCount = 0;
-      regime = newRegime(settings);
+      regime = newRegime(settings());
       regime.add(tsMs, value);
       return step(tsMs, value, band, score, true, Transition.OPENED);
     }
@@ -391,7 +394,7 @@ public final class SignalTracker {
    * it: day-to-day noise of a peak; seven days give seven chances to have reached it.
    */
   private double seasonSlack(double value, double halfWidth) {
-    return Math.max(0.5 * settings.relativeFloor() * Math.abs(value), 0.25 * halfWidth);
+    return Math.max(0.5 * settings().relativeFloor() * Math.abs(value), 0.25 * halfWidth);
   }
 
   private Step becomeNormal(long tsMs, double value, Band band, double score) {
@@ -434,11 +437,11 @@ public final class SignalTracker {
    * RegimeWindow#holds stable} by the band this baseline would give it.
    */
   private boolean settledAsNewNormal() {
-    if (!settings.learnsNewNormal() || (signal != null && !signal.mayBecomeNormal())) {
+    if (!settings().learnsNewNormal() || (signal != null && !signal.mayBecomeNormal())) {
       return false;
     }
-    if (regime.seen() < settings.minObservations()
-        || regime.spanMs() < newNormalAfterMs(settings)) {
+    if (regime.seen() < settings().minObservations()
+        || regime.spanMs() < newNormalAfterMs(settings())) {
       return false;
     }
     return regime.holds(baseline::halfWidth);
@@ -467,7 +470,7 @@ public final class SignalTracker {
       return Double.NaN;
     }
     double diff = value - band.expected();
-    double denominator = Math.max(band.spread(), band.halfWidth() / settings.bandWidth());
+    double denominator = Math.max(band.spread(), band.halfWidth() / settings().bandWidth());
     if (denominator > 0) {
       return diff / denominator;
     }
@@ -522,7 +525,7 @@ public final class SignalTracker {
     if (crashLoop || open) {
       return;
     }
-    settleLimitMs = Math.max(settleLimitMs, tsMs + 2 * settings.failureWindow().toMillis());
+    settleLimitMs = Math.max(settleLimitMs, tsMs + 2 * settings().failureWindow().toMillis());
     opening.clear();
     if (deployed && (signal == null || signal.relearnsAtDeploy())) {
       deployedAtMs = Math.max(deployedAtMs, tsMs);

@@ -1,7 +1,7 @@
 package dev.checkpointdoctor.detector.pipeline;
 
 /**
- * {@link #POINTS} (time, value) points packed into longs, each readable on its own. Two header
+ * {@link #POINTS} (or fewer) (time, value) points packed into longs, each readable on its own. Two header
  * words: the first time and the step of a straight line through the first and last time; the
  * first value's float bits and the field widths. Then per point, at a fixed width: its time's
  * distance from the line (zig-zag, so small either side) and the bits its value has that the first
@@ -67,6 +67,11 @@ final class PackedBlock {
 
   /** Unpacks the {@link #POINTS} points of the block at {@code w[at]} from index {@code to} on. */
   static void decode(long[] w, int at, int[] times, float[] values, int to) {
+    decode(w, at, POINTS, times, values, to);
+  }
+
+  /** Unpacks the {@code n} points of the block at {@code w[at]} from index {@code to} on. */
+  static void decode(long[] w, int at, int n, int[] times, float[] values, int to) {
     long header = w[at];
     long second = w[at + 1];
     long layout = second & 0xffffffffL;
@@ -77,7 +82,7 @@ final class PackedBlock {
     int step = (int) header;
     int v0 = (int) (second >>> 32);
     long bit = 0;
-    for (int j = 0; j < POINTS; j++) {
+    for (int j = 0; j < n; j++) {
       long zz = get(w, at + HEADER, bit, tw);
       bit += tw;
       long diff = get(w, at + HEADER, bit, vw) << shift;

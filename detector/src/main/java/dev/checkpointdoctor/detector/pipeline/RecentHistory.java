@@ -13,26 +13,38 @@ import dev.checkpointdoctor.detector.model.Signal;
  * to the millisecond. Points are packed in {@link PackedBlock}s of {@link PackedBlock#POINTS}:
  * each stores its times as residuals from a straight line through its first and last time
  * (scrapes are regular, so a few bits each) and its values as the bits that differ from its
- * first value (repeated or integral values take few bits); the newest points wait unpacked in a
- * small open block. Any point is read in constant time, as the rules read them.
+ * first value (repeated or integral values take few bits). The newest points wait unpacked in a
+ * small open block of {@link #PART} points, which is then packed as a part block; every
+ * {@link PackedBlock#POINTS} / {@link #PART} part blocks are packed again as one whole block
+ * (fewer headers). Unpacked points take 8 bytes each, and every history holds an open block, so
+ * it is kept at a quarter of a whole block. Any point is read in constant time, as the rules
+ * read them.
  */
 final class RecentHistory implements SeriesHistory {
   static final long SPAN_MS = 2 * 3600_000L;
   static final int CAPACITY = 256;
   private static final int INITIAL = 4;
   private static final int B = PackedBlock.POINTS;
+  /** Points of a part block and at most of the open block. */
+  static final int PART = 8;
+  private static final int PARTS = B / PART;
 
   private final Signal signal;
   private final String scope;
   /** Times are int milliseconds from base: the span is 2 h, so an int holds every offset. */
   private long base = Long.MIN_VALUE;
-  /** Packed blocks, each {@link #B} points; the first {@link #skip} of them expired. */
+  /**
+   * Packed blocks: {@link #blocks} whole ones of {@link #B} points, the first {@link #skip} of
+   * them expired, then {@link #parts} part blocks of {@link #PART} points (fewer than
+   * {@link #PARTS}); blockStart[b] is where block b starts, the parts after the whole ones.
+   */
   private long[] words = EMPTY_WORDS;
   private int[] blockStart = EMPTY_STARTS;
   private int blocks;
+  private int parts;
   private int wordsUsed;
   private int skip;
-  /** The newest points, not packed yet: fewer than {@link #B} (all of them while no block). */
+  /** The newest points, not packed yet: fewer than {@link #PART} after the blocks. */
   private int[] openTimes = new int[INITIAL];
   private float[] openValues = new float[INITIAL];
   private int open;
@@ -79,11 +91,11 @@ final class RecentHistory implements SeriesHistory {
   }
 
   private void append(int time, float value) {
-    if (open == B) {
+    if (open == PART) {
       seal();
     }
     if (open == openTimes.length) {
-      int grown = Math.min(B, openTimes.length * 2);
+      int grown = Math.min(PART, openTimes.length * 2);
       openTimes = java.util.Arrays.copyOf(openTimes, grown);
       openValues = java.util.Arrays.copyOf(openValues, grown);
     }
@@ -95,33 +107,53 @@ final class RecentHistory implements SeriesHistory {
     }
   }
 
-  /** Packs the full open block after the others. */
+  /** Packs the full open block as a part block after the others; whole parts become a block. */
   private void seal() {
-    int need = PackedBlock.words(openTimes, openValues, 0, B);
+    int need = PackedBlock.words(openTimes, openValues, 0, PART);
     if (wordsUsed + need > words.length) {
-      // exactly: a history seals a block every 32 points, and slack would stay for good
+      // exactly: slack would stay for good
       words = java.util.Arrays.copyOf(words, wordsUsed + need);
     }
-    if (blocks == blockStart.length) {
-      blockStart = java.util.Arrays.copyOf(blockStart, blocks + 2);
+    if (blocks + parts == blockStart.length) {
+      blockStart = java.util.Arrays.copyOf(blockStart, blocks + parts + 2);
     }
-    blockStart[blocks++] = wordsUsed;
-    wordsUsed += PackedBlock.write(openTimes, openValues, 0, B, words, wordsUsed);
+    blockStart[blocks + parts++] = wordsUsed;
+    wordsUsed += PackedBlock.write(openTimes, openValues, 0, PART, words, wordsUsed);
     open = 0;
+    if (parts == PARTS) {
+      mergeParts();
+    }
+  }
+
+  /** Packs the part blocks again as one whole block (one header instead of four). */
+  private void mergeParts() {
+    int[] t = new int[B];
+    float[] v = new float[B];
+    int from = blockStart[blocks];
+    for (int p = 0; p < PARTS; p++) {
+      PackedBlock.decode(words, blockStart[blocks + p], PART, t, v, p * PART);
+    }
+    int need = PackedBlock.words(t, v, 0, B);
+    if (from + need != words.length) {
+      words = java.util.Arrays.copyOf(words, from + need);
+    }
+    wordsUsed = from + PackedBlock.write(t, v, 0, B, words, from);
+    blocks++;
+    parts = 0;
   }
 
   /** Expires the {@code n} oldest points. */
   private void dropFront(int n) {
     expiredCount += n;
-    size -= n;
-    if (blocks == 0) {
+    if (blocks == 0 && parts == 0) {
+      size -= n;
       System.arraycopy(openTimes, n, openTimes, 0, open - n);
       System.arraycopy(openValues, n, openValues, 0, open - n);
       open -= n;
       return;
     }
-    int packed = blocks * B - skip;
-    if (n < packed) {
+    if (n < blocks * B - skip) {
+      size -= n;
       skip += n;
       int whole = skip / B;
       if (whole > 0) {
@@ -130,27 +162,23 @@ final class RecentHistory implements SeriesHistory {
       }
       return;
     }
-    // every packed point and some open ones go
-    int fromOpen = n - packed;
-    removeBlocks(blocks);
-    skip = 0;
-    System.arraycopy(openTimes, fromOpen, openTimes, 0, open - fromOpen);
-    System.arraycopy(openValues, fromOpen, openValues, 0, open - fromOpen);
-    open -= fromOpen;
+    // every whole block goes, and part blocks or open points too: only a sparse series (fewer
+    // than a whole block within the span) gets here, so its few points are packed afresh
+    int[] t = new int[size];
+    float[] v = new float[size];
+    unpack(t, v);
+    int kept = size - n;
+    System.arraycopy(t, n, t, 0, kept);
+    System.arraycopy(v, n, v, 0, kept);
+    rebuild(t, v, kept);
   }
 
+  /** Removes the {@code k} oldest whole blocks (fewer than there are blocks, parts included). */
   private void removeBlocks(int k) {
-    if (k == blocks) {
-      blocks = 0;
-      wordsUsed = 0;
-      words = EMPTY_WORDS;
-      blockStart = EMPTY_STARTS;
-      return;
-    }
     int from = blockStart[k];
     System.arraycopy(words, from, words, 0, wordsUsed - from);
     wordsUsed -= from;
-    for (int b = k; b < blocks; b++) {
+    for (int b = k; b < blocks + parts; b++) {
       blockStart[b - k] = blockStart[b] - from;
     }
     blocks -= k;
@@ -205,17 +233,21 @@ final class RecentHistory implements SeriesHistory {
 
   /** Every point, oldest first, into {@code t} (offsets from base) and {@code v}. */
   private void unpack(int[] t, float[] v) {
-    if (blocks == 0) {
+    if (blocks == 0 && parts == 0) {
       System.arraycopy(openTimes, 0, t, 0, open);
       System.arraycopy(openValues, 0, v, 0, open);
       return;
     }
-    int[] bt = new int[blocks * B];
-    float[] bv = new float[blocks * B];
+    int all = blocks * B + parts * PART;
+    int[] bt = new int[all];
+    float[] bv = new float[all];
     for (int b = 0; b < blocks; b++) {
       PackedBlock.decode(words, blockStart[b], bt, bv, b * B);
     }
-    int packed = blocks * B - skip;
+    for (int p = 0; p < parts; p++) {
+      PackedBlock.decode(words, blockStart[blocks + p], PART, bt, bv, blocks * B + p * PART);
+    }
+    int packed = all - skip;
     System.arraycopy(bt, skip, t, 0, packed);
     System.arraycopy(bv, skip, v, 0, packed);
     System.arraycopy(openTimes, 0, t, packed, open);
@@ -225,12 +257,15 @@ final class RecentHistory implements SeriesHistory {
   /** Repacks from scratch: {@code n} points, oldest first, times as offsets from base. */
   private void rebuild(int[] t, float[] v, int n) {
     blocks = 0;
+    parts = 0;
     wordsUsed = 0;
     skip = 0;
     open = 0;
     size = 0;
     int full = n / B;
-    if (full == 0) {
+    int partsN = (n - full * B) / PART;
+    int packed = full * B + partsN * PART;
+    if (packed == 0) {
       words = EMPTY_WORDS;
       blockStart = EMPTY_STARTS;
     } else {
@@ -238,21 +273,29 @@ final class RecentHistory implements SeriesHistory {
       for (int b = 0; b < full; b++) {
         need += PackedBlock.words(t, v, b * B, B);
       }
+      for (int p = 0; p < partsN; p++) {
+        need += PackedBlock.words(t, v, full * B + p * PART, PART);
+      }
       words = new long[need];
-      blockStart = new int[full + 1];
+      blockStart = new int[full + partsN + 1];
       for (int b = 0; b < full; b++) {
         blockStart[b] = wordsUsed;
         wordsUsed += PackedBlock.write(t, v, b * B, B, words, wordsUsed);
       }
+      for (int p = 0; p < partsN; p++) {
+        blockStart[full + p] = wordsUsed;
+        wordsUsed += PackedBlock.write(t, v, full * B + p * PART, PART, words, wordsUsed);
+      }
       blocks = full;
+      parts = partsN;
     }
-    int rest = n - full * B;
+    int rest = n - packed;
     if (openTimes.length < rest) {
-      openTimes = new int[B];
-      openValues = new float[B];
+      openTimes = new int[PART];
+      openValues = new float[PART];
     }
-    System.arraycopy(t, full * B, openTimes, 0, rest);
-    System.arraycopy(v, full * B, openValues, 0, rest);
+    System.arraycopy(t, packed, openTimes, 0, rest);
+    System.arraycopy(v, packed, openValues, 0, rest);
     open = rest;
     size = n;
     if (n > 0) {
@@ -262,11 +305,15 @@ final class RecentHistory implements SeriesHistory {
 
   private int offset(int i) {
     int g = i + skip;
-    int packed = blocks * B;
-    if (g < packed) {
+    int whole = blocks * B;
+    if (g < whole) {
       return PackedBlock.time(words, blockStart[g / B], g % B);
     }
-    return openTimes[g - packed];
+    int r = g - whole;
+    if (r < parts * PART) {
+      return PackedBlock.time(words, blockStart[blocks + r / PART], r % PART);
+    }
+    return openTimes[r - parts * PART];
   }
 
   @Override
@@ -292,11 +339,15 @@ final class RecentHistory implements SeriesHistory {
   @Override
   public double value(int i) {
     int g = i + skip;
-    int packed = blocks * B;
-    if (g < packed) {
+    int whole = blocks * B;
+    if (g < whole) {
       return PackedBlock.value(words, blockStart[g / B], g % B);
     }
-    return openValues[g - packed];
+    int r = g - whole;
+    if (r < parts * PART) {
+      return PackedBlock.value(words, blockStart[blocks + r / PART], r % PART);
+    }
+    return openValues[r - parts * PART];
   }
 
   /** Bytes of the arrays this history holds (object headers included), for tests and benches. */

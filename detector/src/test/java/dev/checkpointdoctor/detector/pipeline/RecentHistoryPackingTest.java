@@ -70,11 +70,39 @@ class RecentHistoryPackingTest {
   }
 
   @Test
+  void aSparseSeriesWhosePointsExpireFromItsPartBlocksMatchesThePlainLayout() {
+    // every 3 to 7 minutes: 17 to 40 points within the span, so points expire from part blocks
+    // and from the open block while there is no whole block, or only one
+    Random rnd = new Random(11);
+    for (int kind = 0; kind < 6; kind++) {
+      RecentHistory packed = new RecentHistory(Signal.BUSY, "task:a/0");
+      ReferenceHistory plain = new ReferenceHistory(Signal.BUSY, "task:a/0");
+      long t = 1_796_000_000_000L;
+      for (int i = 0; i < 2_000; i++) {
+        t += 180_000 + rnd.nextInt(i % 400 < 200 ? 1 : 240_000);
+        double v = value(rnd, kind, i);
+        packed.add(t, v);
+        plain.add(t, v);
+        assertThat(packed.size()).isEqualTo(plain.size());
+        assertThat(packed.firstPosition()).isEqualTo(plain.firstPosition());
+        for (int j = 0; j < plain.size(); j++) {
+          assertThat(packed.timeMs(j)).as("time %d after %d adds", j, i)
+              .isEqualTo(plain.timeMs(j));
+          assertThat(Double.doubleToLongBits(packed.value(j))).as("value %d after %d adds", j, i)
+              .isEqualTo(Double.doubleToLongBits(plain.value(j)));
+        }
+      }
+    }
+  }
+
+  @Test
   void aFullHistoryOfRegularScrapesTakesAFractionOfThePlainLayout() {
     // the plain layout held 12 bytes a point: 3 KiB when full
     Random rnd = new Random(5);
     int[] kinds = {0, 1, 2};
-    int[] limits = {1_400, 850, 750};
+    // 224 points: 7 whole blocks; the open block's arrays hold 8 points (32 before part blocks:
+    // 190 bytes more)
+    int[] limits = {1_250, 700, 600};
     for (int k = 0; k < kinds.length; k++) {
       RecentHistory h = new RecentHistory(Signal.BUSY, "task:a/0");
       long t = 1_796_000_000_000L;

@@ -1,0 +1,121 @@
+package dev.checkpointdoctor.detector.baseline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tail holds only the bins its observations reached, and answers exactly as the histogram of
+ * all 41 bins it was (a plain copy of that algorithm below), snapshots included.
+ */
+class ExcursionTailTest {
+
+  /** The tail with every bin allocated up front: the model. */
+  private static final class AllBins {
+    final float[] weight = new float[41];
+    final double decay;
+    float total;
+    float unit = 1;
+
+    AllBins(int memory) {
+      decay = 1 - 1.0 / memory;
+      total = memory;
+    }
+
+    void add(double d) {
+      unit /= (float) decay;
+      total += unit;
+      if (d > 1 && Double.isFinite(d)) {
+        int bin = (int) Math.min(40, Math.floor(Math.log(d) / Math.log(2) * 4));
+        weight[bin] += unit;
+      }
+      if (unit > 1e30f) {
+        for (int i = 0; i < 41; i++) {
+          weight[i] /= unit;
+        }
+        total /= unit;
+        unit = 1;
+      }
+    }
+
+    /** What a snapshot does: weights relative to a new observation. */
+    void asWritten() {
+      for (int i = 0; i < 41; i++) {
+        weight[i] /= unit;
+      }
+      total /= unit;
+      unit = 1;
+    }
+
+    double beyond(double p, double floor) {
+      double allowed = p * total;
+      double above = 0;
+      int edge = 41;
+      while (edge > 0 && above + weight[edge - 1] <= allowed) {
+        above += weight[edge - 1];
+        edge--;
+      }
+      return Math.max(Math.pow(2, edge / 4.0), floor);
+    }
+  }
+
+  @Test
+  void answersAsTheFullHistogramThroughRescalesAndSnapshots() throws IOException {
+    Random r = new Random(3);
+    for (int run = 0; run < 20; run++) {
+      ExcursionTail tail = new ExcursionTail(50);
+      AllBins model = new AllBins(50);
+      double reach = run % 4 == 0 ? 1.5 : Math.pow(2, r.nextInt(12)); // some runs stay near
+      for (int i = 0; i < 30_000; i++) { // 1 / decay^n passes 1e30 every ~3,400 observations
+        double d = r.nextInt(10) == 0 ? 1 + r.nextDouble() * reach : r.nextDouble();
+        if (i % 1000 == 999) {
+          d = Double.POSITIVE_INFINITY;
+        }
+        tail.add(d);
+        model.add(d);
+        if (i % 500 == 0) {
+          tail = roundTrip(tail, 50);
+          model.asWritten();
+        }
+        for (double p : new double[] {0.001, 0.01, 0.1, 0.5}) {
+          assertThat(tail.beyond(p, 2.0)).as("run %d step %d share %s", run, i, p)
+              .isEqualTo(model.beyond(p, 2.0));
+          assertThat(tail.beyond(p, 0.0)).isEqualTo(model.beyond(p, 0.0));
+        }
+      }
+    }
+  }
+
+  @Test
+  void aScopeThatNeverLeftItsBandHoldsNoBinsAndTheFurthestBinBoundsTheRest() throws IOException {
+    ExcursionTail tail = new ExcursionTail(1000);
+    for (int i = 0; i < 5_000; i++) {
+      tail.add(0.5);
+    }
+    assertThat(tail.binsHeld()).isZero();
+    assertThat(tail.beyond(0.001, 2.0)).isEqualTo(2.0);
+    assertThat(roundTrip(tail, 1000).binsHeld()).isZero();
+    tail.add(3.0); // log2(3) * 4 = 6.3: bin 6
+    assertThat(tail.binsHeld()).isEqualTo(7);
+    tail.add(1.1);
+    assertThat(tail.binsHeld()).isEqualTo(7);
+    assertThat(roundTrip(tail, 1000).binsHeld()).isEqualTo(7);
+  }
+
+  private static ExcursionTail roundTrip(ExcursionTail t, int memory) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    t.writeTo(new DataOutputStream(bytes));
+    ExcursionTail back = ExcursionTail.readFrom(
+        new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), memory);
+    ByteArrayOutputStream again = new ByteArrayOutputStream();
+    back.writeTo(new DataOutputStream(again));
+    assertThat(again.toByteArray()).isEqualTo(bytes.toByteArray());
+    return back;
+  }
+}
