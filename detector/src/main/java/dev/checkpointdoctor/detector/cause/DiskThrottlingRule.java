@@ -85,7 +85,7 @@ final class DiskThrottlingRule implements CauseRule {
     // run out, while a plateau needs a few windows (and the trouble may have begun hours
     // before, with the extra demand that drained the bucket).
     long queueingSince = job.onset(GcPressureRule.series(job, Signal.DISK_LATENCY, disk), true);
-    boolean judgeable = DiskPlateau.judgeable(job, disk, queueingSince);
+    boolean judgeable = DiskPlateau.judgeable(job, disk, bindingSince(job, disk, queueingSince));
     if (p == null && !(saturated && queueing && !judgeable)) {
       // Busy alone is load, not a ceiling; the busy and queueing signs stand for a ceiling only
       // until there are points enough to see whether the rate is flat.
@@ -178,6 +178,30 @@ final class DiskThrottlingRule implements CauseRule {
     return f.pending(String.format("the disk %s is busy %s with I/O latency %s ms (was %s ms) "
         + "since %s.", disk, Fmt.pct(util), Fmt.num(lat), Fmt.num(latBefore),
         JobEvidence.clock(at)));
+  }
+
+  /**
+   * When the ceiling began to bind: the first point at or after {@code queueingSince} at which
+   * the disk read saturated, else {@code queueingSince}. Requests queue the moment the credits
+   * run short, but the last of them trickle out over minutes, the rate falling while the queue
+   * fills (family 1 train seeds 7 and 10: two minutes from the first queueing point to a busy
+   * share of 90 %); only a saturated device runs at its ceiling, so the windows a plateau needs
+   * count from there, and the busy and queueing signs hold the consequences back until then.
+   */
+  static long bindingSince(JobEvidence job, String disk, long queueingSince) {
+    SeriesHistory u = GcPressureRule.series(job, Signal.DISK_UTILIZATION, disk);
+    if (u == null || queueingSince < 0) {
+      return queueingSince;
+    }
+    // the earliest saturated point: a busy share wobbling about the threshold later on must not
+    // push the judgment back again and again
+    long first = queueingSince;
+    for (int i = u.size() - 1; i >= 0 && u.timeMs(i) >= queueingSince; i--) {
+      if (u.value(i) >= SATURATED) {
+        first = u.timeMs(i);
+      }
+    }
+    return first;
   }
 
   /**

@@ -8,6 +8,9 @@ import static dev.checkpointdoctor.detector.cause.CauseRankerScenarioTest.eviden
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.pipeline.DetectorListener;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -73,5 +76,54 @@ class DiskThrottlingOnsetTest {
     assertThat(d.cause()).as(describe(d)).isNotEqualTo("backpressure");
     assertThat(evidenceOf(d, Cause.BACKPRESSURE)).as(describe(d))
         .anyMatch(t -> t.startsWith("Held back while disk_throttling cannot be judged yet"));
+  }
+
+  /**
+   * The last credits trickle out over two and a half minutes: requests queue at once, the rate
+   * falls to its ceiling while the busy share climbs, and the stateful task lags and
+   * back-pressures its upstream from the first minute, RocksDB stalling soon after. The ceiling
+   * can be judged only once the rate has reached it, so until then the back-pressure and the
+   * stalls it explains are held back: the first cause named is the disk.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {5, 6})
+  void creditsThatTrickleOutHoldTheConsequencesBackUntilTheCeilingCanBeJudged(long seed) {
+    FlinkJobSim s = new FlinkJobSim(seed, 2, 2, 15, seed % 2 == 0);
+    double ceiling = Math.max(100, Math.round(s.baseIops * 0.4));
+    List<String> named = new ArrayList<>();
+    s.detector.addListener(new DetectorListener() {
+      @Override
+      public void diagnosisChanged(String job, Diagnosis before, Diagnosis after, long atMs) {
+        if (after != null && !after.cause().equals("unknown")) {
+          named.add(after.cause());
+        }
+      }
+    });
+    s.run(NORMAL_MIN * 2, 8, (x, f) -> {
+      double drained = Math.min(1, f / 150_000.0);
+      for (int m = 0; m < x.tms; m++) {
+        double rate = x.baseIops + (ceiling - x.baseIops) * drained;
+        x.writeIops[m] = rate * 0.8 * (1 + 0.004 * x.rnd.nextGaussian());
+        x.readIops[m] = rate * 0.2 * (1 + 0.004 * x.rnd.nextGaussian());
+        x.util[m] = Math.min(1, 0.6 + 0.38 * drained + 0.01 * x.rnd.nextDouble());
+        x.latencyMs[m] = 40 * x.jitter();
+      }
+      if (f >= 30_000) {
+        for (int i = 0; i < x.parallelism; i++) {
+          x.busy[1][i] = 960 + 40 * x.rnd.nextDouble();
+          x.bp[1][i] = 2 * x.rnd.nextDouble();
+          x.bp[0][i] = 850 + 100 * x.rnd.nextDouble();
+        }
+      }
+      if (f >= 60_000) {
+        for (int i = 0; i < x.parallelism; i++) {
+          x.delayedRate[i] = x.rnd.nextDouble() < 0.5 ? 8 << 20 : 0;
+          x.stallUsPerS[i] = 80_000 * x.jitter();
+        }
+      }
+    });
+    Diagnosis d = diagnosis(s);
+    assertThat(named).as(describe(d)).isNotEmpty();
+    assertThat(named.get(0)).as(named + "\n" + describe(d)).isEqualTo("disk_throttling");
   }
 }
