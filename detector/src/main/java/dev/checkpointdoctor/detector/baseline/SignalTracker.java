@@ -261,12 +261,16 @@ public final class SignalTracker {
     }
 
     int side = value > band.upper() ? 1 : value < band.lower() ? -1 : 0;
-    if (!flags(side) || value < troubleFrom
-        || (signal != null && value < signal.troubleFrom())) {
+    if (!flags(side)) {
       side = 0;
     }
     if (!open && seasons != null) {
       side = seasonalSide(tsMs, value, side, band);
+    }
+    // after the seasons: a value a week of same hours never reached is still no trouble below
+    // the level the caller or the signal knows to be none
+    if (value < troubleFrom || (signal != null && value < signal.troubleFrom())) {
+      side = 0;
     }
     boolean outside = side != 0;
     if (!open) {

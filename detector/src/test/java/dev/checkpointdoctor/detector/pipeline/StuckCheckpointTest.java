@@ -43,6 +43,15 @@ class StuckCheckpointTest {
   }
 
   @Test
+  void aSlowCheckpointOfAJobAWeekOldIsNoAnomalyEither() {
+    normalCheckpoints(8 * 24 * 3_600_000L); // its seasons now know every hour of a week
+    checkpoint(400_000);
+    normalCheckpoints(30 * 60_000L);
+
+    assertThat(opened).isEmpty();
+  }
+
+  @Test
   void aStuckCheckpointStillOpensAnAgeAnomalyBeforeItTimesOut() {
     normalCheckpoints(3 * 3_600_000L);
     long stuckAt = t;
