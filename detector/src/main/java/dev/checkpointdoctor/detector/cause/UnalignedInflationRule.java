@@ -120,14 +120,15 @@ final class UnalignedInflationRule implements CauseRule {
       return f;
     }
     int since = JobEvidence.count(h, from, Long.MAX_VALUE);
-    int needed = job.onset(h, true) >= 0 ? needed(before) : MIN_CHECKPOINTS;
-    if (since >= Math.max(MIN_CHECKPOINTS, needed)) {
+    int needed = Math.max(MIN_CHECKPOINTS,
+        job.onset(h, true) >= 0 ? needed(before) : MIN_CHECKPOINTS);
+    if (since >= needed) {
       return f;
     }
     f.onset(from, JobEvidence.spacing(h), "in-flight data");
     return f.pending(String.format("the job runs unaligned checkpoints, and %d of the %d "
         + "checkpoints needed to judge their in-flight data have completed since %s.", since,
-        Math.max(MIN_CHECKPOINTS, needed), JobEvidence.clock(from)));
+        needed, JobEvidence.clock(from)));
   }
 
   @Override

@@ -1,11 +1,11 @@
 package dev.checkpointdoctor.detector.pipeline;
 
 /**
- * {@link #POINTS} (or fewer) (time, value) points packed into longs, each readable on its own. Two header
- * words: the first time and the step of a straight line through the first and last time; the
- * first value's float bits and the field widths. Then per point, at a fixed width: its time's
- * distance from the line (zig-zag, so small either side) and the bits its value has that the first
- * value has not (trailing bits all points share dropped). Regular scrapes take a few bits of time
+ * {@link #POINTS} (or fewer) (time, value) points packed into longs, each readable on its own.
+ * Two header words: the first time and the step of a straight line through the first and last
+ * time; the first value's float bits and the field widths. Then per point, at a fixed width: its
+ * time's distance from the line (zig-zag, so small either side) and the bits its value has that
+ * the first value has not (trailing bits all points share dropped). Regular scrapes take a few bits of time
  * per point, a repeated value none, an integral gauge a handful; a noisy value about 20.
  */
 final class PackedBlock {
