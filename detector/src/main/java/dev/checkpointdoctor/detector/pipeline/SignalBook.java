@@ -14,6 +14,7 @@ import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.trend.GrowthReading;
 import dev.checkpointdoctor.detector.trend.HourlyHistory;
+import dev.checkpointdoctor.detector.trend.InputHistories;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -96,8 +97,8 @@ final class SignalBook {
     if (entry.history == null) {
       entry.history = new RecentHistory(o.signal(), o.scope());
       job.historyIndex = null;
+      entry.hourly = HistorySnapshot.newHourly(o.signal(), o.scope());
       if (TrendWatch.watched(o.signal(), o.scope())) {
-        entry.hourly = new HourlyHistory();
         entry.trend = new TrendWatch(o.signal());
       }
     }
@@ -223,7 +224,7 @@ final class SignalBook {
       mayOpen &= d != null && rising(d);
     }
     TrendWatch.Transition t = w.observe(entry.history, entry.hourly, nowMs, mayOpen,
-        () -> job.histories(Signal.RECORDS_IN), job.lastStartMs,
+        job::inputHistories, job.lastStartMs,
         entry.tracker::seasonReached);
     if (t == TrendWatch.Transition.NONE) {
       return;
@@ -743,6 +744,19 @@ final class SignalBook {
         historyIndex = index;
       }
       return historyIndex.getOrDefault(signal, List.of());
+    }
+
+    /** The records-in histories the trend test reads, raw and hourly, in scope order. */
+    InputHistories inputHistories() {
+      List<SeriesHistory> recent = histories(Signal.RECORDS_IN);
+      List<HourlyHistory> hourly = new ArrayList<>(recent.size());
+      for (SeriesHistory h : recent) {
+        Entry e = entries.get(new Key(Signal.RECORDS_IN, h.scope()));
+        if (e != null && e.hourly != null) {
+          hourly.add(e.hourly);
+        }
+      }
+      return new InputHistories(recent, hourly);
     }
 
     int openCount() {
