@@ -158,8 +158,21 @@ public final class GrowthTest {
       }
     }
     SenSlope.Fit log = SenSlope.fit(x, y, k, CONFIDENCE);
-    boolean step = StepCheck.stepFitsBetter(x, y, k, log);
     SenSlope.Fit fitOfLogs = logsAsObserved ? log : null;
+    boolean step;
+    if (logsAsObserved || profile != null) {
+      step = StepCheck.stepFitsBetter(x, y, k, log);
+    } else {
+      // a level shift is one of the signal as observed: with the input's rise (a line) taken
+      // out, the step test would compare a flatter ramp with a step, which noise then decides
+      // (a duration growing 5 %/h called a step once a 1 %/h input rise was taken out)
+      double[] observed = new double[k];
+      for (int i = 0; i < k; i++) {
+        observed[i] = Math.log(v[i]);
+      }
+      fitOfLogs = SenSlope.fit(x, observed, k, CONFIDENCE);
+      step = StepCheck.stepFitsBetter(x, observed, k, fitOfLogs);
+    }
     log = log.widened(SlowNoise.inflation(x, y, k, log));
     double f = factor(signal);
     return reading(signal, GrowthReading.Window.RECENT, first, last, x, v, k, log, fitOfLogs,
