@@ -26,7 +26,7 @@ public final class LoadTrend {
    */
   public static final int INPUT_HOURS = 6;
   /** Fewest closed hours a lasting rise is read from. */
-  static final int MIN_HOURS = 3;
+  public static final int MIN_HOURS = 3;
 
   private LoadTrend() {}
 
