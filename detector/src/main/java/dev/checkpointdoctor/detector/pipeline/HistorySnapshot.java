@@ -1,6 +1,8 @@
 package dev.checkpointdoctor.detector.pipeline;
 
+import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.trend.HourlyHistory;
+import dev.checkpointdoctor.detector.trend.LoadTrend;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -46,6 +48,24 @@ final class HistorySnapshot {
         trendBlob, trend == null ? null : trend.open);
   }
 
+  /**
+   * The hourly summaries an entry keeps, or null: fourteen days of the job-level checkpoint
+   * signals whose trend is watched, and the last hours of every records-in rate, whose lasting
+   * rise the trend test takes out ({@link LoadTrend#lastingSlope}).
+   */
+  static HourlyHistory newHourly(Signal signal, String scope) {
+    int hours = hoursKept(signal, scope);
+    return hours == 0 ? null : new HourlyHistory(hours);
+  }
+
+  private static int hoursKept(Signal signal, String scope) {
+    if (TrendWatch.watched(signal, scope)) {
+      return HourlyHistory.HOURS;
+    }
+    // one more than read: the newest closed hour is summarised only when the next one begins
+    return signal == Signal.RECORDS_IN ? LoadTrend.INPUT_HOURS + 1 : 0;
+  }
+
   static void restore(DetectorState.HistoryState s, SignalBook.Entry entry) {
     RecentHistory h = new RecentHistory(s.signal(), s.scope());
     for (int i = 0; i < s.timesMs().length; i++) {
@@ -55,9 +75,9 @@ final class HistorySnapshot {
     try {
       if (s.hourly() != null) {
         entry.hourly = HourlyHistory.readFrom(new DataInputStream(
-            new ByteArrayInputStream(s.hourly())));
-      } else if (TrendWatch.watched(s.signal(), s.scope())) {
-        entry.hourly = new HourlyHistory();
+            new ByteArrayInputStream(s.hourly())), hoursKept(s.signal(), s.scope()));
+      } else {
+        entry.hourly = newHourly(s.signal(), s.scope());
       }
       if (s.trend() != null) {
         entry.trend = TrendWatch.readFrom(new DataInputStream(

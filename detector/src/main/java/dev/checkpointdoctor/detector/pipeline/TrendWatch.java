@@ -6,11 +6,11 @@ import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.trend.GrowthReading;
 import dev.checkpointdoctor.detector.trend.GrowthTest;
 import dev.checkpointdoctor.detector.trend.HourlyHistory;
+import dev.checkpointdoctor.detector.trend.InputHistories;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -78,13 +78,13 @@ final class TrendWatch {
    * @param seasonReached whether the last days already reached a value at this time of day
    */
   Transition observe(SeriesHistory raw, HourlyHistory hourly, long nowMs, boolean mayOpen,
-      Supplier<List<SeriesHistory>> recordsIn, long deployedAtMs,
+      Supplier<InputHistories> input, long deployedAtMs,
       SeasonCheck seasonReached) {
     if (lastEvaluatedMs != Long.MIN_VALUE && nowMs - lastEvaluatedMs < EVERY_MS) {
       return Transition.NONE;
     }
     lastEvaluatedMs = nowMs;
-    reading = GrowthTest.evaluate(signal, raw, hourly, nowMs, recordsIn.get(), deployedAtMs);
+    reading = GrowthTest.evaluate(signal, raw, hourly, nowMs, input.get(), deployedAtMs);
     // growth leaves what the job did before: a reading across a redeploy measures the
     // redeploy, and a level the last days reached at this hour is the daily cycle
     boolean growing = reading != null && reading.growing()

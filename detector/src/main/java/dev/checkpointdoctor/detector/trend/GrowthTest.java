@@ -20,8 +20,8 @@ import java.util.List;
  *
  * Once the job has more than a day of hourly history, its daily cycle ({@link DailyProfile}) is
  * taken out of the points first, so the rising half of a daily load cycle is not growth; before
- * that, growth that the job's input rate explains (records in rose as much, {@link LoadTrend}) is
- * taken out instead. After it, a recent rise that is growth net of the daily cycle must be
+ * that, growth that the job's input rate explains (records in rose as much, {@link LoadTrend},
+ * over the same two hours or, when steeper, over its last hours) is taken out instead. After it, a recent rise that is growth net of the daily cycle must be
  * growth net of the input rate too: the profile knows the day, not the week's ramps.
  *
  * <p>A window says "growing" when its slope reaches the window's rate, the lower bound of the
@@ -63,22 +63,25 @@ public final class GrowthTest {
    */
   public static GrowthReading evaluate(Signal signal, SeriesHistory raw, HourlyHistory hourly,
       long nowMs, List<SeriesHistory> recordsIn) {
-    return evaluate(signal, raw, hourly, nowMs, recordsIn, Long.MIN_VALUE);
+    return evaluate(signal, raw, hourly, nowMs, InputHistories.recentOnly(recordsIn),
+        Long.MIN_VALUE);
   }
 
   /**
+   * @param input the job's records-in rates, raw and hourly
    * @param deployedAtMs the job's last deployment, whose level step the daily cycle's fit keeps
-   *     apart ({@link DailyProfile#fit(HourlyHistory, long, long)}), or {@code Long.MIN_VALUE}
+   *     apart ({@link DailyProfile#fit(HourlyHistory, long, long)}) and before which the input's
+   *     hours are not read, or {@code Long.MIN_VALUE}
    */
   public static GrowthReading evaluate(Signal signal, SeriesHistory raw, HourlyHistory hourly,
-      long nowMs, List<SeriesHistory> recordsIn, long deployedAtMs) {
+      long nowMs, InputHistories input, long deployedAtMs) {
     DailyProfile profile = hourly == null ? null : DailyProfile.fit(hourly, nowMs, deployedAtMs);
     GrowthReading recent = raw == null ? null
-        : recent(signal, raw, profile, nowMs, recordsIn);
+        : recent(signal, raw, profile, nowMs, input, deployedAtMs);
     if (recent != null && recent.growing() && profile != null) {
       // the daily profile knows the day, not the week's ramps nor a redeploy's new level: a
       // rise the input rate's own rise explains is no growth, whichever explanation finds it
-      GrowthReading byLoad = recent(signal, raw, null, nowMs, recordsIn);
+      GrowthReading byLoad = recent(signal, raw, null, nowMs, input, deployedAtMs);
       if (byLoad != null && !byLoad.growing()
           && byLoad.adjustment() == GrowthReading.Adjustment.INPUT_RATE) {
         recent = byLoad;
@@ -109,7 +112,7 @@ public final class GrowthTest {
   }
 
   static GrowthReading recent(Signal signal, SeriesHistory raw, DailyProfile profile,
-      long nowMs, List<SeriesHistory> recordsIn) {
+      long nowMs, InputHistories input, long deployedAtMs) {
     int n = raw.size();
     double[] x = new double[n];
     double[] y = new double[n];
@@ -137,7 +140,13 @@ public final class GrowthTest {
     if (profile != null) {
       adjustment = GrowthReading.Adjustment.DAILY_CYCLE;
     } else {
-      double load = loadExplains(LoadTrend.fit(recordsIn, first, last, nowMs, CONFIDENCE));
+      double load = loadExplains(LoadTrend.fit(input.recent(), first, last, nowMs, CONFIDENCE));
+      // the input's rise over its last hours, when steeper: the state follows that, not the
+      // input's minutes (a point slope: a handful of hours has no useful interval)
+      double lasting = LoadTrend.lastingSlope(input.hourly(), nowMs, deployedAtMs);
+      if (lasting > load) {
+        load = lasting;
+      }
       if (load > 0) {
         logsAsObserved = false;
         for (int i = 0; i < k; i++) {
@@ -149,8 +158,21 @@ public final class GrowthTest {
       }
     }
     SenSlope.Fit log = SenSlope.fit(x, y, k, CONFIDENCE);
-    boolean step = StepCheck.stepFitsBetter(x, y, k, log);
     SenSlope.Fit fitOfLogs = logsAsObserved ? log : null;
+    boolean step;
+    if (logsAsObserved || profile != null) {
+      step = StepCheck.stepFitsBetter(x, y, k, log);
+    } else {
+      // a level shift is one of the signal as observed: with the input's rise (a line) taken
+      // out, the step test would compare a flatter ramp with a step, which noise then decides
+      // (a duration growing 5 %/h called a step once a 1 %/h input rise was taken out)
+      double[] observed = new double[k];
+      for (int i = 0; i < k; i++) {
+        observed[i] = Math.log(v[i]);
+      }
+      fitOfLogs = SenSlope.fit(x, observed, k, CONFIDENCE);
+      step = StepCheck.stepFitsBetter(x, observed, k, fitOfLogs);
+    }
     log = log.widened(SlowNoise.inflation(x, y, k, log));
     double f = factor(signal);
     return reading(signal, GrowthReading.Window.RECENT, first, last, x, v, k, log, fitOfLogs,

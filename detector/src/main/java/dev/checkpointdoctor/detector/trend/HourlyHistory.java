@@ -23,6 +23,9 @@ public final class HourlyHistory {
   public static final int BYTES_PER_HOUR = 4 + 4 * 4;
   private static final int INITIAL = 24;
 
+  /** Hours kept: {@link #HOURS}, or fewer for a signal only its last hours are read of. */
+  private final int capacity;
+
   // Closed hours, a ring: slot (head + i) % capacity is hour firstHour + i; hours without
   // observations are kept with count 0, so the index says the hour.
   private int[] count = new int[0];
@@ -40,6 +43,18 @@ public final class HourlyHistory {
   private double openMax;
   private double openLast;
 
+  public HourlyHistory() {
+    this(HOURS);
+  }
+
+  /** @param capacity the closed hours kept (1 to {@link #HOURS}); older ones are dropped */
+  public HourlyHistory(int capacity) {
+    if (capacity < 1 || capacity > HOURS) {
+      throw new IllegalArgumentException("hourly history of " + capacity + " hours");
+    }
+    this.capacity = capacity;
+  }
+
   /**
    * Books one observation. Call it before the observation goes into {@code raw}, so an hour that
    * closes now still finds its points there.
@@ -55,7 +70,7 @@ public final class HourlyHistory {
       openHour = hour;
     } else if (hour > openHour) {
       close(raw);
-      for (long h = openHour + 1; h < hour && h - openHour <= HOURS; h++) {
+      for (long h = openHour + 1; h < hour && h - openHour <= capacity; h++) {
         push(h, 0, Float.NaN, Float.NaN, Float.NaN, Float.NaN);
       }
       openHour = hour;
@@ -104,8 +119,8 @@ public final class HourlyHistory {
       head = 0;
     }
     if (size == count.length) {
-      if (count.length < HOURS) {
-        grow(Math.min(HOURS, Math.max(INITIAL, count.length * 2)));
+      if (count.length < capacity) {
+        grow(Math.min(capacity, Math.max(INITIAL, count.length * 2)));
       } else {
         head = (head + 1) % count.length; // drop the oldest hour
         size--;
@@ -218,7 +233,12 @@ public final class HourlyHistory {
   }
 
   public static HourlyHistory readFrom(DataInput in) throws IOException {
-    HourlyHistory h = new HourlyHistory();
+    return readFrom(in, HOURS);
+  }
+
+  /** @param capacity the hours the history keeps, as it was created with */
+  public static HourlyHistory readFrom(DataInput in, int capacity) throws IOException {
+    HourlyHistory h = new HourlyHistory(capacity);
     h.openHour = in.readLong();
     h.openCount = in.readInt();
     h.openMin = in.readDouble();
@@ -226,10 +246,10 @@ public final class HourlyHistory {
     h.openLast = in.readDouble();
     h.firstHour = in.readLong();
     int n = in.readInt();
-    if (n < 0 || n > HOURS || h.openCount < 0) {
-      throw new IOException("hourly history of " + n + " hours");
+    if (n < 0 || n > capacity || h.openCount < 0) {
+      throw new IOException("hourly history of " + n + " hours (keeps " + capacity + ")");
     }
-    h.grow(Math.max(INITIAL, n));
+    h.grow(Math.max(Math.min(INITIAL, capacity), n));
     for (int i = 0; i < n; i++) {
       h.count[i] = in.readInt();
       h.median[i] = in.readFloat();

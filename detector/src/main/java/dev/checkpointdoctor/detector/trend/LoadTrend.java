@@ -20,6 +20,13 @@ public final class LoadTrend {
   /** Bins with points needed for a line: 40 minutes of them. */
   static final int MIN_BINS = 8;
   private static final int MIN_SCOPE_POINTS = 6;
+  /**
+   * Closed hours of the input rate its lasting rise is read over: longer than the trend test's
+   * two hours, so the input's own wander (tens of percent over minutes) averages out.
+   */
+  public static final int INPUT_HOURS = 6;
+  /** Fewest closed hours a lasting rise is read from. */
+  public static final int MIN_HOURS = 3;
 
   private LoadTrend() {}
 
@@ -85,5 +92,67 @@ public final class LoadTrend {
   private static double median(double[] v, int n) {
     Arrays.sort(v, 0, n);
     return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  }
+
+  /**
+   * The input rate's rise over its last closed hours (at most {@value #INPUT_HOURS}, none that
+   * began before the job's last deployment), in logs per hour: every scope's hourly medians
+   * relative to their own median over those hours, pooled per hour (the median across scopes), a
+   * Theil–Sen slope through the hours. Why hours: over the two hours the trend test reads, the
+   * input's wander can hide a rise of the daily cycle that the state follows (a state rising 4 %
+   * an hour beside an input whose two-hour slope is 0 +- 6 %/h, while over six hours it rose 5 %
+   * an hour); the state of windowed aggregations follows the input over hours, not its minutes.
+   *
+   * @return the slope, or NaN with fewer than {@value #MIN_HOURS} such hours
+   */
+  public static double lastingSlope(List<HourlyHistory> inputs, long nowMs, long deployedAtMs) {
+    if (inputs == null || inputs.isEmpty()) {
+      return Double.NaN;
+    }
+    long hour = HourlyHistory.HOUR_MS;
+    long newest = Math.floorDiv(nowMs, hour) - 1; // the last closed hour
+    long oldest = newest - INPUT_HOURS + 1;
+    if (deployedAtMs != Long.MIN_VALUE) {
+      oldest = Math.max(oldest, Math.floorDiv(deployedAtMs + hour - 1, hour));
+    }
+    int span = (int) (newest - oldest + 1);
+    if (span < MIN_HOURS) {
+      return Double.NaN;
+    }
+    double[][] pooled = new double[span][inputs.size()];
+    int[] filled = new int[span];
+    double[] logs = new double[span];
+    int[] at = new int[span];
+    for (HourlyHistory h : inputs) {
+      int n = 0;
+      for (int i = 0; i < h.hours(); i++) {
+        long start = Math.floorDiv(h.hourStartMs(i), hour);
+        double m = h.median(i);
+        if (start >= oldest && start <= newest && h.count(i) > 0 && m > 0
+            && Double.isFinite(m)) {
+          logs[n] = Math.log(m);
+          at[n] = (int) (start - oldest);
+          n++;
+        }
+      }
+      if (n < MIN_HOURS) {
+        continue;
+      }
+      double level = median(Arrays.copyOf(logs, n), n);
+      for (int i = 0; i < n; i++) {
+        pooled[at[i]][filled[at[i]]++] = logs[i] - level;
+      }
+    }
+    double[] x = new double[span];
+    double[] y = new double[span];
+    int k = 0;
+    for (int b = 0; b < span; b++) {
+      if (filled[b] > 0) {
+        x[k] = b;
+        y[k] = median(pooled[b], filled[b]);
+        k++;
+      }
+    }
+    return k < MIN_HOURS ? Double.NaN : SenSlope.fit(x, y, k, 0.9).slope();
   }
 }

@@ -152,4 +152,39 @@ class DetectorTest {
     assertThatThrownBy(() -> DetectorStateCodec.decode(new byte[] {1, 2, 3}))
         .isInstanceOf(IOException.class);
   }
+
+  /**
+   * The records-in rate's last hours, whose lasting rise the trend test takes out, are in the
+   * snapshot: a restart must not make a young job's load-driven rise look like growth again.
+   */
+  @Test
+  void theInputRatesLastHoursSurviveARestart() throws IOException {
+    Detector d = new Detector(SignalCatalog.defaults(), SETTINGS);
+    Labels in = Labels.of("__name__", "flink_taskmanager_job_task_numRecordsInPerSecond", "job",
+        "flink", "instance", "tm-0:9249", "host", "worker_0", "tm_id", "flink_tm_0", "job_id",
+        "0123456789abcdef0123456789abcdef", "job_name", "j", "subtask_index", "0",
+        "task_name", "keyed", "task_id", "t0");
+    long h = dev.checkpointdoctor.detector.trend.HourlyHistory.HOUR_MS;
+    for (long t = T0; t < T0 + 10 * h; t += 60_000L) {
+      d.accept(in, new long[] {t}, new double[] {1000 + (t - T0) / 60_000L});
+      d.endBatch();
+    }
+    DetectorState.HistoryState saved = recordsIn(d.snapshot());
+    var hours = dev.checkpointdoctor.detector.trend.HourlyHistory.readFrom(
+        new java.io.DataInputStream(new java.io.ByteArrayInputStream(saved.hourly())),
+        dev.checkpointdoctor.detector.trend.LoadTrend.INPUT_HOURS + 1);
+    assertThat(hours.hours()).as("closed hours kept").isEqualTo(
+        dev.checkpointdoctor.detector.trend.LoadTrend.INPUT_HOURS + 1);
+    assertThat(hours.median(hours.hours() - 1)).as("the last closed hour")
+        .isBetween(1000.0 + 8 * 60, 1000.0 + 10 * 60);
+
+    Detector restored = new Detector(SignalCatalog.defaults(), SETTINGS,
+        DetectorStateCodec.decode(DetectorStateCodec.encode(d.snapshot())));
+    assertThat(recordsIn(restored.snapshot()).hourly()).isEqualTo(saved.hourly());
+  }
+
+  private static DetectorState.HistoryState recordsIn(DetectorState s) {
+    return s.histories().stream().filter(x -> x.signal() == Signal.RECORDS_IN).findFirst()
+        .orElseThrow();
+  }
 }

@@ -3,6 +3,7 @@ package dev.checkpointdoctor.detector.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.checkpointdoctor.detector.model.Signal;
+import dev.checkpointdoctor.detector.trend.InputHistories;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ class TrendWatchTest {
     RecentHistory h = growing();
     TrendWatch w = new TrendWatch(Signal.CHECKPOINT_DURATION);
     for (long now = T0 + 120 * MINUTE; now <= T0 + 180 * MINUTE; now += TrendWatch.EVERY_MS) {
-      if (w.observe(h, null, now, true, List::of, deployedAtMs, season)
+      if (w.observe(h, null, now, true, () -> InputHistories.NONE, deployedAtMs, season)
           == TrendWatch.Transition.OPENED) {
         return true;
       }

@@ -38,7 +38,7 @@ class DailyProfileTest {
           .isCloseTo(cycle(t), org.assertj.core.data.Offset.offset(0.01));
     }
     GrowthReading r = GrowthTest.evaluate(Signal.CHECKPOINT_FULL_SIZE, raw, hourly, now,
-        List.of(), deployedAt);
+        InputHistories.NONE, deployedAt);
     assertThat(r.growing()).as("growing: %s", r).isFalse();
   }
 }

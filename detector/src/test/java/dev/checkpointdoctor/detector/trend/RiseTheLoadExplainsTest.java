@@ -52,7 +52,7 @@ class RiseTheLoadExplainsTest {
       raw.add(t, v);
     }
     return GrowthTest.evaluate(Signal.CHECKPOINT_FULL_SIZE, raw, hourly, NOW,
-        List.copyOf(recordsIn), Long.MIN_VALUE);
+        InputHistories.recentOnly(List.copyOf(recordsIn)), Long.MIN_VALUE);
   }
 
   @Test

@@ -73,6 +73,26 @@ class StateGrowthTrendTest {
     assertThat(sentences(d)).anyMatch(s -> s.contains("checkpoints reach the timeout"));
   }
 
+  /**
+   * The state grows 4 % an hour and is certain of it within the hour; the checkpoint duration
+   * follows it under noise of +-20 %, so its own rise stays short of 95 % confidence for hours.
+   * Growth is named within 2 h all the same (family 1: growth named at all 32/40 while the
+   * duration had to be confidently rising, 37/40 since).
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @CsvSource({"52", "53"})
+  void growthBesideANoisyDurationIsNamedWithinTwoHours(long seed) {
+    TrendSim sim = growing(seed, 0.04);
+    sim.noise = 0.2;
+    sim.run(12 + 2);
+
+    long named = sim.firstNamedAtMs(STATE_GROWTH);
+    assertThat(named).as("state_growth named (trend anomalies %s, diagnoses %s)",
+        sim.trendAnomalies(), sim.diagnoses).isGreaterThan(sim.growthStartMs);
+    assertThat(named - sim.growthStartMs).as("state_growth named after the onset")
+        .isLessThanOrEqualTo(2 * HOUR);
+  }
+
   @Test
   void aRestartInTheMiddleMakesTheSameDiagnosisAsAnUninterruptedRun() {
     TrendSim straight = growing(21, 0.03);
