@@ -230,16 +230,16 @@ public final class Detector implements DetectorInput {
     if (cursor == null) {
       MetricRule rule = catalog.ruleFor(labels.metricName());
       if (rule == null) {
-        counted.unusedMetric.addAndGet(to - from);
+        DetectorStats.add(counted.unusedMetric, to - from);
         return;
       }
       if (rule.kind().source() == MetricRule.Source.MOUNT) {
         mounts.observe(labels); // a fact about a mount, no signal: no cursor, no budget
-        counted.processed.addAndGet(to - from);
+        DetectorStats.add(counted.processed, to - from);
         return;
       }
       if (!budget.tryAdd(labels, broadcast)) {
-        counted.cardinalityLimit.addAndGet(to - from);
+        DetectorStats.add(counted.cardinalityLimit, to - from);
         return;
       }
       // the detector keeps a label set for as long as the series lives: share its strings
@@ -255,11 +255,11 @@ public final class Detector implements DetectorInput {
     for (int i = from; i < to; i++) {
       long ts = timestamps[i];
       if (ts < cursor.lastTimestampMs) {
-        counted.outOfOrder.incrementAndGet();
+        DetectorStats.add(counted.outOfOrder, 1);
         continue;
       }
       if (ts == cursor.lastTimestampMs) {
-        counted.duplicate.incrementAndGet();
+        DetectorStats.add(counted.duplicate, 1);
         continue;
       }
       cursor.lastTimestampMs = ts;
@@ -270,12 +270,12 @@ public final class Detector implements DetectorInput {
         }
       }
       if (Double.doubleToRawLongBits(values[i]) == STALE_NAN_BITS) {
-        counted.staleMarkers.incrementAndGet();
+        DetectorStats.add(counted.staleMarkers, 1);
         extractor.onSeriesEnd(cursor.rule, labels, ts, observer);
         cursor.extracted = null; // the extractor forgot the series; a new sample starts afresh
         continue;
       }
-      counted.processed.incrementAndGet();
+      DetectorStats.add(counted.processed, 1);
       if (cursor.extracted == null) {
         cursor.extracted = extractor.track(cursor.rule, labels);
       }
@@ -419,7 +419,7 @@ public final class Detector implements DetectorInput {
   }
 
   private void observe(Observation o) {
-    stats.observations.incrementAndGet();
+    DetectorStats.add(stats.observations, 1);
     SeriesCursor c = current;
     if (c == null) {
       book.observe(o, null);
