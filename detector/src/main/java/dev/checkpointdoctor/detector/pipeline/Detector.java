@@ -230,16 +230,16 @@ public final class Detector implements DetectorInput {
     if (cursor == null) {
       MetricRule rule = catalog.ruleFor(labels.metricName());
       if (rule == null) {
-        DetectorStats.add(counted.unusedMetric, to - from);
+        counted.unusedMetric.addAndGet(to - from);
         return;
       }
       if (rule.kind().source() == MetricRule.Source.MOUNT) {
         mounts.observe(labels); // a fact about a mount, no signal: no cursor, no budget
-        DetectorStats.add(counted.processed, to - from);
+        counted.processed.addAndGet(to - from);
         return;
       }
       if (!budget.tryAdd(labels, broadcast)) {
-        DetectorStats.add(counted.cardinalityLimit, to - from);
+        counted.cardinalityLimit.addAndGet(to - from);
         return;
       }
       // the detector keeps a label set for as long as the series lives: share its strings
@@ -255,11 +255,11 @@ public final class Detector implements DetectorInput {
     for (int i = from; i < to; i++) {
       long ts = timestamps[i];
       if (ts < cursor.lastTimestampMs) {
-        DetectorStats.add(counted.outOfOrder, 1);
+        counted.outOfOrder.incrementAndGet();
         continue;
       }
       if (ts == cursor.lastTimestampMs) {
-        DetectorStats.add(counted.duplicate, 1);
+        counted.duplicate.incrementAndGet();
         continue;
       }
       cursor.lastTimestampMs = ts;
@@ -270,12 +270,12 @@ public final class Detector implements DetectorInput {
         }
       }
       if (Double.doubleToRawLongBits(values[i]) == STALE_NAN_BITS) {
-        DetectorStats.add(counted.staleMarkers, 1);
+        counted.staleMarkers.incrementAndGet();
         extractor.onSeriesEnd(cursor.rule, labels, ts, observer);
         cursor.extracted = null; // the extractor forgot the series; a new sample starts afresh
         continue;
       }
-      DetectorStats.add(counted.processed, 1);
+      counted.processed.incrementAndGet();
       if (cursor.extracted == null) {
         cursor.extracted = extractor.track(cursor.rule, labels);
       }
@@ -419,7 +419,7 @@ public final class Detector implements DetectorInput {
   }
 
   private void observe(Observation o) {
-    DetectorStats.add(stats.observations, 1);
+    stats.observations.incrementAndGet();
     SeriesCursor c = current;
     if (c == null) {
       book.observe(o, null);

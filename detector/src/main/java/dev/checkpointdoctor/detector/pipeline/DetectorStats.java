@@ -5,9 +5,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToLongFunction;
 
 /**
- * Counters the detector keeps about what it did with samples. Written by the detector thread
- * (most with {@link #add}), read by the metrics endpoint, hence atomics rather than plain longs.
- * {@link #sumOf} reads several as one, for the shards of a {@link ShardedDetector}.
+ * Counters the detector keeps about what it did with samples. Written by the detector thread, read
+ * by the metrics endpoint, hence atomics rather than plain longs. {@link #sumOf} reads several as
+ * one, for the shards of a {@link ShardedDetector}.
  */
 public final class DetectorStats {
   final AtomicLong processed = new AtomicLong();
@@ -28,16 +28,6 @@ public final class DetectorStats {
 
   private DetectorStats(List<DetectorStats> parts) {
     this.parts = List.copyOf(parts);
-  }
-
-  /**
-   * Adds {@code n} to one of a detector's own counters. Only the detector writes them, always
-   * holding its lock, so a plain read and an ordered write count exactly: an atomic add would
-   * take a locked instruction (a full fence) on every sample and observation, for readers that
-   * need no more than the latest value.
-   */
-  static void add(AtomicLong counter, long n) {
-    counter.setRelease(counter.getPlain() + n);
   }
 
   /** A live sum of {@code parts}: each read adds up their current values. */
