@@ -24,7 +24,7 @@ final class ExcursionTail {
   /** Rescale the weights before they overflow a float (new weights grow as 1 / decay^n). */
   private static final float RESCALE_ABOVE = 1e30f;
 
-  private final int memory; // the decay, 1 - 1 / memory, is computed where used: 8 bytes less
+  private final Decay decay; // shared by the trackers of one memory: no bytes more than an int
   private static final float[] NONE = new float[0];
 
   // of d in [2^(i/4), 2^((i+1)/4)); bins from weight.length on weigh 0
@@ -34,16 +34,16 @@ final class ExcursionTail {
   private int seen; // observations counted, saturating at the memory
 
   ExcursionTail(int memory) {
-    this.memory = memory;
+    this.decay = Decay.of(memory);
     this.total = memory;
   }
 
   /** Counts one observation; {@code d <= 1} (inside the band) only adds to the total. */
   void add(double d) {
-    if (seen < memory) {
+    if (seen < decay.memory) {
       seen++;
     }
-    unit /= (float) (1 - 1.0 / memory);
+    unit = (float) (unit * decay.growth); // unit / (float) (1 - 1.0 / memory), bit for bit
     total += unit;
     if (d > 1 && Double.isFinite(d)) {
       int bin = (int) Math.min(BINS - 1,
@@ -129,6 +129,37 @@ final class ExcursionTail {
       throw new IOException("excursion tail snapshot weighs less in total than its tail");
     }
     return t;
+  }
+
+  /**
+   * The decay of one memory, {@code 1 - 1 / memory} as a float, and its reciprocal as a double,
+   * so an observation multiplies where it divided twice. For floats {@code x} and {@code c},
+   * {@code (float) (x * (1.0 / c))} is exactly the float quotient {@code x / c}: the double
+   * product is within 2^-52 (relative) of the true quotient, and the true quotient is never
+   * within 2^-49 of a point halfway between two floats (it would take {@code x = c * m} for such
+   * an {@code m}, of 25 significant bits, to 48-bit precision), so both round to the same float;
+   * for a power of two both are exact.
+   */
+  private static final class Decay {
+    /** The last one made: every tracker of a detector has the same memory. */
+    private static volatile Decay last;
+
+    final int memory;
+    final double growth;
+
+    private Decay(int memory) {
+      this.memory = memory;
+      this.growth = 1.0 / (float) (1 - 1.0 / memory);
+    }
+
+    static Decay of(int memory) {
+      Decay d = last;
+      if (d == null || d.memory != memory) {
+        d = new Decay(memory);
+        last = d;
+      }
+      return d;
+    }
   }
 
   @Override

@@ -73,7 +73,7 @@ final class RankTests {
     double u = rankSumY - m * (m + 1) / 2.0;
     double sup = u / ((double) n * m);
     if (!ties && (long) n * m <= EXACT_MAX_PAIRS && dependence <= 1) {
-      double[] cdf = exactUCdf(n, m);
+      double[] cdf = cachedUCdf(n, m);
       int ui = (int) Math.round(u);
       double pLess = cdf[ui];
       double pGreater = 1 - (ui == 0 ? 0 : cdf[ui - 1]);
@@ -161,6 +161,27 @@ final class RankTests {
       }
     }
     return den > 0 ? num / den : 0;
+  }
+
+  /**
+   * Recently used exact U distributions, one slot per size pair by its hash. The rules test the
+   * same few sample sizes on every diagnosis (a window of so many values against so many before),
+   * and the recurrence costs n·m arrays of n·m + 1 doubles each time; the distribution of a pair
+   * never changes. A slot is replaced whole: a racing thread at worst computes it again.
+   */
+  private static final UCdf[] U_CDFS = new UCdf[64];
+
+  private record UCdf(int n, int m, double[] cdf) {}
+
+  /** {@link #exactUCdf}, from the cache when it holds the pair; the array is not to be changed. */
+  static double[] cachedUCdf(int n, int m) {
+    int slot = (n * 31 + m) & (U_CDFS.length - 1);
+    UCdf c = U_CDFS[slot];
+    if (c == null || c.n != n || c.m != m) {
+      c = new UCdf(n, m, exactUCdf(n, m));
+      U_CDFS[slot] = c;
+    }
+    return c.cdf;
   }
 
   /** P(U ≤ u) for u = 0..n·m under the null, by the counting recurrence of Mann and Whitney. */

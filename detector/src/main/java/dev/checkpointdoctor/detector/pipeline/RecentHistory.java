@@ -19,6 +19,12 @@ import dev.checkpointdoctor.detector.model.Signal;
  * (fewer headers). Unpacked points take 8 bytes each, and every history holds an open block, so
  * it is kept at a quarter of a whole block. Any point is read in constant time, as the rules
  * read them.
+ *
+ * <p>Part blocks live in an array of their own, apart from the whole blocks: sealing a part copies
+ * only the few words of the parts, and merging them grows the whole blocks' array once per whole
+ * block (both arrays stay exactly as long as their contents, as the heap per series wants).
+ * Repacking works in per-thread scratch arrays: a history is only changed by the thread holding
+ * the detector's lock.
  */
 final class RecentHistory implements SeriesHistory {
   static final long SPAN_MS = 2 * 3600_000L;
@@ -34,11 +40,14 @@ final class RecentHistory implements SeriesHistory {
   /** Times are int milliseconds from base: the span is 2 h, so an int holds every offset. */
   private long base = Long.MIN_VALUE;
   /**
-   * Packed blocks: {@link #blocks} whole ones of {@link #B} points, the first {@link #skip} of
-   * them expired, then {@link #parts} part blocks of {@link #PART} points (fewer than
-   * {@link #PARTS}); blockStart[b] is where block b starts, the parts after the whole ones.
+   * Packed blocks: {@link #blocks} whole ones of {@link #B} points in words, the first
+   * {@link #skip} of them expired, then {@link #parts} part blocks of {@link #PART} points (fewer
+   * than {@link #PARTS}) in partWords; blockStart[b] is where block b starts in its array, the
+   * parts after the whole ones.
    */
   private long[] words = EMPTY_WORDS;
+  /** The part blocks, back to back: exactly as long as they are. */
+  private long[] partWords = EMPTY_WORDS;
   private int[] blockStart = EMPTY_STARTS;
   private int blocks;
   private int parts;
@@ -58,6 +67,7 @@ final class RecentHistory implements SeriesHistory {
 
   private static final long[] EMPTY_WORDS = new long[0];
   private static final int[] EMPTY_STARTS = new int[0];
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
   RecentHistory(Signal signal, String scope) {
     this.signal = signal;
@@ -109,16 +119,15 @@ final class RecentHistory implements SeriesHistory {
 
   /** Packs the full open block as a part block after the others; whole parts become a block. */
   private void seal() {
-    int need = PackedBlock.words(openTimes, openValues, 0, PART);
-    if (wordsUsed + need > words.length) {
-      // exactly: slack would stay for good
-      words = java.util.Arrays.copyOf(words, wordsUsed + need);
-    }
+    int at = partWords.length;
+    // exactly: slack would stay for good; a copy of the parts only, a few words
+    partWords = java.util.Arrays.copyOf(partWords,
+        at + PackedBlock.words(openTimes, openValues, 0, PART));
     if (blocks + parts == blockStart.length) {
       blockStart = java.util.Arrays.copyOf(blockStart, blocks + parts + 2);
     }
-    blockStart[blocks + parts++] = wordsUsed;
-    wordsUsed += PackedBlock.write(openTimes, openValues, 0, PART, words, wordsUsed);
+    blockStart[blocks + parts++] = at;
+    PackedBlock.write(openTimes, openValues, 0, PART, partWords, at);
     open = 0;
     if (parts == PARTS) {
       mergeParts();
@@ -127,19 +136,21 @@ final class RecentHistory implements SeriesHistory {
 
   /** Packs the part blocks again as one whole block (one header instead of four). */
   private void mergeParts() {
-    int[] t = new int[B];
-    float[] v = new float[B];
-    int from = blockStart[blocks];
+    Scratch s = SCRATCH.get();
+    int[] t = s.times;
+    float[] v = s.values;
     for (int p = 0; p < PARTS; p++) {
-      PackedBlock.decode(words, blockStart[blocks + p], PART, t, v, p * PART);
+      PackedBlock.decode(partWords, blockStart[blocks + p], PART, t, v, p * PART);
     }
     int need = PackedBlock.words(t, v, 0, B);
-    if (from + need != words.length) {
-      words = java.util.Arrays.copyOf(words, from + need);
+    if (wordsUsed + need > words.length) {
+      words = java.util.Arrays.copyOf(words, wordsUsed + need);
     }
-    wordsUsed = from + PackedBlock.write(t, v, 0, B, words, from);
+    blockStart[blocks] = wordsUsed;
+    wordsUsed += PackedBlock.write(t, v, 0, B, words, wordsUsed);
     blocks++;
     parts = 0;
+    partWords = EMPTY_WORDS;
   }
 
   /** Expires the {@code n} oldest points. */
@@ -164,9 +175,10 @@ final class RecentHistory implements SeriesHistory {
     }
     // every whole block goes, and part blocks or open points too: only a sparse series (fewer
     // than a whole block within the span) gets here, so its few points are packed afresh
-    int[] t = new int[size];
-    float[] v = new float[size];
-    unpack(t, v);
+    Scratch s = SCRATCH.get();
+    int[] t = s.times;
+    float[] v = s.values;
+    unpack(t, v, s);
     int kept = size - n;
     System.arraycopy(t, n, t, 0, kept);
     System.arraycopy(v, n, v, 0, kept);
@@ -178,8 +190,11 @@ final class RecentHistory implements SeriesHistory {
     int from = blockStart[k];
     System.arraycopy(words, from, words, 0, wordsUsed - from);
     wordsUsed -= from;
-    for (int b = k; b < blocks + parts; b++) {
+    for (int b = k; b < blocks; b++) {
       blockStart[b - k] = blockStart[b] - from;
+    }
+    for (int b = blocks; b < blocks + parts; b++) {
+      blockStart[b - k] = blockStart[b]; // in partWords: they stay where they are
     }
     blocks -= k;
     if (words.length > wordsUsed + 32) {
@@ -192,9 +207,10 @@ final class RecentHistory implements SeriesHistory {
    * fit again; only a point more than 24 days out of order could not, and it is dropped.
    */
   private void rebase(long timeMs) {
-    int[] t = new int[size];
-    float[] v = new float[size];
-    unpack(t, v);
+    Scratch s = SCRATCH.get();
+    int[] t = s.times;
+    float[] v = s.values;
+    unpack(t, v, s);
     int w = 0;
     for (int i = 0; i < size; i++) {
       long offset = base + t[i] - timeMs;
@@ -212,9 +228,10 @@ final class RecentHistory implements SeriesHistory {
   }
 
   private void thinOlderHalf() {
-    int[] t = new int[size];
-    float[] v = new float[size];
-    unpack(t, v);
+    Scratch s = SCRATCH.get();
+    int[] t = s.times;
+    float[] v = s.values;
+    unpack(t, v, s);
     int half = size / 2;
     int w = 0;
     for (int r = 0; r < half; r += 2) {
@@ -231,25 +248,27 @@ final class RecentHistory implements SeriesHistory {
     rebuild(t, v, w);
   }
 
-  /** Every point, oldest first, into {@code t} (offsets from base) and {@code v}. */
-  private void unpack(int[] t, float[] v) {
-    if (blocks == 0 && parts == 0) {
-      System.arraycopy(openTimes, 0, t, 0, open);
-      System.arraycopy(openValues, 0, v, 0, open);
-      return;
-    }
-    int all = blocks * B + parts * PART;
-    int[] bt = new int[all];
-    float[] bv = new float[all];
-    for (int b = 0; b < blocks; b++) {
-      PackedBlock.decode(words, blockStart[b], bt, bv, b * B);
+  /**
+   * Every point, oldest first, into {@code t} (offsets from base) and {@code v}, which are not
+   * the scratch's first-block arrays.
+   */
+  private void unpack(int[] t, float[] v, Scratch s) {
+    int packed = 0;
+    if (blocks > 0) {
+      // the first block's expired points are skipped: it goes through the scratch
+      PackedBlock.decode(words, blockStart[0], s.firstTimes, s.firstValues, 0);
+      packed = B - skip;
+      System.arraycopy(s.firstTimes, skip, t, 0, packed);
+      System.arraycopy(s.firstValues, skip, v, 0, packed);
+      for (int b = 1; b < blocks; b++) {
+        PackedBlock.decode(words, blockStart[b], t, v, packed);
+        packed += B;
+      }
     }
     for (int p = 0; p < parts; p++) {
-      PackedBlock.decode(words, blockStart[blocks + p], PART, bt, bv, blocks * B + p * PART);
+      PackedBlock.decode(partWords, blockStart[blocks + p], PART, t, v, packed);
+      packed += PART;
     }
-    int packed = all - skip;
-    System.arraycopy(bt, skip, t, 0, packed);
-    System.arraycopy(bv, skip, v, 0, packed);
     System.arraycopy(openTimes, 0, t, packed, open);
     System.arraycopy(openValues, 0, v, packed, open);
   }
@@ -265,26 +284,34 @@ final class RecentHistory implements SeriesHistory {
     int full = n / B;
     int partsN = (n - full * B) / PART;
     int packed = full * B + partsN * PART;
+    words = EMPTY_WORDS;
+    partWords = EMPTY_WORDS;
     if (packed == 0) {
-      words = EMPTY_WORDS;
       blockStart = EMPTY_STARTS;
     } else {
       int need = 0;
       for (int b = 0; b < full; b++) {
         need += PackedBlock.words(t, v, b * B, B);
       }
+      int partNeed = 0;
       for (int p = 0; p < partsN; p++) {
-        need += PackedBlock.words(t, v, full * B + p * PART, PART);
+        partNeed += PackedBlock.words(t, v, full * B + p * PART, PART);
       }
-      words = new long[need];
+      if (need > 0) {
+        words = new long[need];
+      }
+      if (partNeed > 0) {
+        partWords = new long[partNeed];
+      }
       blockStart = new int[full + partsN + 1];
       for (int b = 0; b < full; b++) {
         blockStart[b] = wordsUsed;
         wordsUsed += PackedBlock.write(t, v, b * B, B, words, wordsUsed);
       }
+      int partsUsed = 0;
       for (int p = 0; p < partsN; p++) {
-        blockStart[full + p] = wordsUsed;
-        wordsUsed += PackedBlock.write(t, v, full * B + p * PART, PART, words, wordsUsed);
+        blockStart[full + p] = partsUsed;
+        partsUsed += PackedBlock.write(t, v, full * B + p * PART, PART, partWords, partsUsed);
       }
       blocks = full;
       parts = partsN;
@@ -311,7 +338,7 @@ final class RecentHistory implements SeriesHistory {
     }
     int r = g - whole;
     if (r < parts * PART) {
-      return PackedBlock.time(words, blockStart[blocks + r / PART], r % PART);
+      return PackedBlock.time(partWords, blockStart[blocks + r / PART], r % PART);
     }
     return openTimes[r - parts * PART];
   }
@@ -345,14 +372,15 @@ final class RecentHistory implements SeriesHistory {
     }
     int r = g - whole;
     if (r < parts * PART) {
-      return PackedBlock.value(words, blockStart[blocks + r / PART], r % PART);
+      return PackedBlock.value(partWords, blockStart[blocks + r / PART], r % PART);
     }
     return openValues[r - parts * PART];
   }
 
   /** Bytes of the arrays this history holds (object headers included), for tests and benches. */
   int arrayBytes() {
-    return 16 + 8 * words.length + 16 + 4 * blockStart.length + 2 * (16 + 4 * openTimes.length);
+    return 16 + 8 * words.length + (partWords.length == 0 ? 0 : 16 + 8 * partWords.length) + 16
+        + 4 * blockStart.length + 2 * (16 + 4 * openTimes.length);
   }
 
   @Override
@@ -363,5 +391,13 @@ final class RecentHistory implements SeriesHistory {
   @Override
   public long layoutVersion() {
     return layoutVersion;
+  }
+
+  /** Arrays to repack in, per thread: repacking allocated them afresh every whole block. */
+  private static final class Scratch {
+    final int[] times = new int[CAPACITY];
+    final float[] values = new float[CAPACITY];
+    final int[] firstTimes = new int[B];
+    final float[] firstValues = new float[B];
   }
 }

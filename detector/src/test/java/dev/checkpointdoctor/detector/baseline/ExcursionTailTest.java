@@ -93,6 +93,32 @@ class ExcursionTailTest {
   }
 
   @Test
+  void growsEveryWeightBitForBitAsTheModelDividesWhateverTheMemory() throws IOException {
+    // the tail multiplies by the reciprocal of the decay where the model divides by it
+    Random r = new Random(17);
+    for (int memory : new int[] {2, 3, 7, 50, 999, OpeningRule.RATE_MEMORY, 4_096, 1_000_003}) {
+      ExcursionTail tail = new ExcursionTail(memory);
+      AllBins model = new AllBins(memory);
+      for (int i = 0; i < 20_000; i++) {
+        double d = r.nextInt(4) == 0 ? 1 + r.nextDouble() * 100 : r.nextDouble();
+        tail.add(d);
+        model.add(d);
+      }
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      tail.writeTo(new DataOutputStream(bytes));
+      model.asWritten();
+      ByteArrayOutputStream expected = new ByteArrayOutputStream();
+      DataOutputStream out = new DataOutputStream(expected);
+      out.writeInt(Math.min(memory, 20_000));
+      out.writeFloat(model.total);
+      for (float w : model.weight) {
+        out.writeFloat(w);
+      }
+      assertThat(bytes.toByteArray()).as("memory %d", memory).isEqualTo(expected.toByteArray());
+    }
+  }
+
+  @Test
   void aScopeThatNeverLeftItsBandHoldsNoBinsAndTheFurthestBinBoundsTheRest() throws IOException {
     ExcursionTail tail = new ExcursionTail(1000);
     for (int i = 0; i < 5_000; i++) {

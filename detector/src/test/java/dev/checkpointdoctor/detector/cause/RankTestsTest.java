@@ -19,6 +19,25 @@ class RankTestsTest {
   static final double[] Y = {14.2, 13.9, 12.8, 15.1, 13.3, 14.8, 12.2, 16.0};
 
   @Test
+  void cachedExactDistributionsAreTheComputedOnesWhateverTheOrderOfSizes() {
+    // every size pair of the exact branch, twice in a shuffled order: slots get replaced
+    java.util.List<int[]> pairs = new java.util.ArrayList<>();
+    for (int n = 1; n <= RankTests.EXACT_MAX_PAIRS; n++) {
+      for (int m = 1; n * m <= RankTests.EXACT_MAX_PAIRS; m += 1 + n / 20) {
+        pairs.add(new int[] {n, m});
+        pairs.add(new int[] {n, m});
+      }
+    }
+    java.util.Collections.shuffle(pairs, new Random(9));
+    for (int[] nm : pairs) {
+      double[] cached = RankTests.cachedUCdf(nm[0], nm[1]);
+      assertThat(cached).as("n %d m %d", nm[0], nm[1])
+          .containsExactly(RankTests.exactUCdf(nm[0], nm[1]));
+      assertThat(RankTests.cachedUCdf(nm[0], nm[1])).isSameAs(cached); // computed once
+    }
+  }
+
+  @Test
   void mannWhitneyExactMatchesScipy() {
     // mannwhitneyu(Y, X, alternative="greater"/"less", method="exact")
     RankTests.MannWhitney mw = RankTests.mannWhitney(X, Y, 1);
