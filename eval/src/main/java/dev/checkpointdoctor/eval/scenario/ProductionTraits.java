@@ -28,8 +28,6 @@ package dev.checkpointdoctor.eval.scenario;
  *     checkpoint takes about this long (full-snapshot jobs, slow storage)
  * @param rampMinutes how long the fault takes to reach its full level (a heap filling, a
  *     compaction debt building up); 0 = the original one to two minutes
- * @param faultScale {@link FaultStress#severityScale()} where the fault's size is not its
- *     severity (a partially slow store's extra upload time); 1 = as drawn
  */
 public record ProductionTraits(
     double dailyAmplitude,
@@ -46,11 +44,10 @@ public record ProductionTraits(
     boolean heavyTailedInFlight,
     double storageSlowdown,
     double normalDurationSeconds,
-    double rampMinutes,
-    double faultScale) {
+    double rampMinutes) {
 
   static final ProductionTraits NONE =
-      new ProductionTraits(0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, false, 0, 0, 0, 1);
+      new ProductionTraits(0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, false, 0, 0, 0);
 
   boolean redeploys() {
     return redeployAtHours >= 0;
@@ -63,46 +60,39 @@ public record ProductionTraits(
   ProductionTraits withCycle(double amplitude, double peakHour, double dip, double coupling) {
     return new ProductionTraits(amplitude, peakHour, dip, coupling, growthPerHour,
         redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter, declinedAtStart,
-        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale);
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes);
   }
 
   ProductionTraits withRedeploy(double atHours, int parallelism, int intervalSeconds,
       double level) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, atHours, parallelism, intervalSeconds, level, declinedAtStart,
-        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale);
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes);
   }
 
   ProductionTraits withGrowth(double perHour) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         perHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, faultScale);
+        normalDurationSeconds, rampMinutes);
   }
 
   ProductionTraits withStart(int declined, double slowPerDay, boolean heavyTail) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale);
+        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds, rampMinutes);
   }
 
   ProductionTraits withStorage(double slowdown, double normalSeconds) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds, rampMinutes, faultScale);
-  }
-
-  ProductionTraits withFaultScale(double scale) {
-    return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
-        growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, scale);
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds, rampMinutes);
   }
 
   ProductionTraits withRamp(double minutes) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, minutes, faultScale);
+        normalDurationSeconds, minutes);
   }
 }
