@@ -249,7 +249,9 @@ final class SignalBook {
       Entry duration = job.entries.get(new Key(Signal.CHECKPOINT_DURATION, "job"));
       GrowthReading d = duration == null || duration.trend == null ? null
           : duration.trend.reading();
-      mayOpen &= d != null && rising(d, inputHoursKnown(entry.hourly, job.lastStartMs));
+      // a job that reports no records-in has no input to take out: the confident rise then
+      mayOpen &= d != null && rising(d, inputHoursKnown(entry.hourly, job.lastStartMs)
+          && !job.histories(Signal.RECORDS_IN).isEmpty());
     }
     TrendWatch.Transition t = w.observe(entry.history, entry.hourly, nowMs, mayOpen,
         job::inputHistories, job.lastStartMs,
