@@ -214,23 +214,6 @@ final class SignalBook {
   }
 
   /**
-   * Whether the job's input rate has the closed hours since its deployment that its lasting rise
-   * is read from ({@link LoadTrend#lastingSlope}), judged by the size's own hourly history,
-   * which began with the job.
-   */
-  private static boolean inputHoursKnown(HourlyHistory hourly, long deployedAtMs) {
-    if (hourly == null || hourly.hours() == 0) {
-      return false;
-    }
-    long hour = HourlyHistory.HOUR_MS;
-    long from = hourly.firstHourStartMs();
-    if (deployedAtMs != Long.MIN_VALUE) {
-      from = Math.max(from, Math.floorDiv(deployedAtMs + hour - 1, hour) * hour);
-    }
-    return hourly.openHourStartMs() - from >= LoadTrend.MIN_HOURS * hour;
-  }
-
-  /**
    * Runs the entry's trend test and keeps its trend anomaly: observed is the signal now,
    * expected and the band are the baseline's, score is the growth in percent per hour, and it
    * starts with the first of the growing readings that opened it (the evidence quotes the
@@ -250,7 +233,8 @@ final class SignalBook {
       GrowthReading d = duration == null || duration.trend == null ? null
           : duration.trend.reading();
       // a job that reports no records-in has no input to take out: the confident rise then
-      mayOpen &= d != null && rising(d, inputHoursKnown(entry.hourly, job.lastStartMs)
+      mayOpen &= d != null && rising(d, entry.hourly != null
+          && LoadTrend.hoursKnown(entry.hourly.firstHourStartMs(), nowMs, job.lastStartMs)
           && !job.histories(Signal.RECORDS_IN).isEmpty());
     }
     TrendWatch.Transition t = w.observe(entry.history, entry.hourly, nowMs, mayOpen,

@@ -21,8 +21,9 @@ import java.util.List;
  * Once the job has more than a day of hourly history, its daily cycle ({@link DailyProfile}) is
  * taken out of the points first, so the rising half of a daily load cycle is not growth; before
  * that, growth that the job's input rate explains (records in rose as much, {@link LoadTrend},
- * over the same two hours or, when steeper, over its last hours) is taken out instead. After it, a recent rise that is growth net of the daily cycle must be
- * growth net of the input rate too: the profile knows the day, not the week's ramps.
+ * over the same two hours or, when steeper, over its last hours) is taken out instead. After it,
+ * a recent rise that is growth net of the daily cycle must be growth net of the input rate too:
+ * the profile knows the day, not the week's ramps.
  *
  * <p>A window says "growing" when its slope reaches the window's rate, the lower bound of the
  * {@value #CONFIDENCE} interval stays above the window's floor (a noisy signal has wide bounds and

@@ -111,10 +111,7 @@ public final class LoadTrend {
     }
     long hour = HourlyHistory.HOUR_MS;
     long newest = Math.floorDiv(nowMs, hour) - 1; // the last closed hour
-    long oldest = newest - INPUT_HOURS + 1;
-    if (deployedAtMs != Long.MIN_VALUE) {
-      oldest = Math.max(oldest, Math.floorDiv(deployedAtMs + hour - 1, hour));
-    }
+    long oldest = oldestHour(nowMs, deployedAtMs);
     int span = (int) (newest - oldest + 1);
     if (span < MIN_HOURS) {
       return Double.NaN;
@@ -153,6 +150,31 @@ public final class LoadTrend {
         k++;
       }
     }
-    return k < MIN_HOURS ? Double.NaN : SenSlope.fit(x, y, k, 0.9).slope();
+    // only the slope is read: its interval over a handful of hours says little
+    return k < MIN_HOURS ? Double.NaN : SenSlope.fit(x, y, k, GrowthTest.CONFIDENCE).slope();
+  }
+
+  /**
+   * Whether a job whose history began at {@code firstMs} has, at {@code nowMs}, the closed hours
+   * since its last deployment that {@link #lastingSlope} reads a rise from (given its inputs
+   * report them).
+   */
+  public static boolean hoursKnown(long firstMs, long nowMs, long deployedAtMs) {
+    if (firstMs == Long.MIN_VALUE) {
+      return false;
+    }
+    long hour = HourlyHistory.HOUR_MS;
+    long oldest = Math.max(oldestHour(nowMs, deployedAtMs), Math.floorDiv(firstMs, hour));
+    return Math.floorDiv(nowMs, hour) - oldest >= MIN_HOURS;
+  }
+
+  /** The oldest hour (in hours since the epoch) the lasting rise reads at {@code nowMs}. */
+  private static long oldestHour(long nowMs, long deployedAtMs) {
+    long hour = HourlyHistory.HOUR_MS;
+    long oldest = Math.floorDiv(nowMs, hour) - INPUT_HOURS;
+    if (deployedAtMs != Long.MIN_VALUE) {
+      oldest = Math.max(oldest, Math.floorDiv(deployedAtMs + hour - 1, hour));
+    }
+    return oldest;
   }
 }
