@@ -22,6 +22,7 @@ public final class AccuracyCommand {
       Usage: checkpoint-doctor accuracy DIR [--write FILE] [OPTIONS]
              checkpoint-doctor accuracy --family NAME [--seeds 1,2] [--threads N] [--per-job]
                                         [--only PREFIX] [--write FILE] [OPTIONS]
+                                        [--severity-scale X] [--onset-minutes M]
 
       Replays every scenario listed in DIR/manifest.json through the detector offline and
       prints a Markdown section (between <!-- scenarios:begin --> and <!-- scenarios:end -->):
@@ -47,6 +48,11 @@ public final class AccuracyCommand {
                        <!-- BLOCK:end --> (appended when FILE has none); BLOCK is NAME:train
                        for train seeds only, NAME:held-out for held-out seeds only, else NAME
                        (always NAME for a validation family)
+        --severity-scale X  family1 train seeds only, a sensitivity study: every fault job's
+                       fault bites X times as hard (severity, a slow store's extra upload
+                       time, how much shorter a too-short interval is); 1 = the corpus as is
+        --onset-minutes M   family1 train seeds only: every fault reaches its full level
+                       linearly over M minutes (a gradual onset); default its drawn ramp
 
       Options (as for the service):
       """.formatted(String.join(", ", Families.names()), seedList(EvaluationSeeds.DEFAULT),

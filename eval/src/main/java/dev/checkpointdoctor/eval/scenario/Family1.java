@@ -9,6 +9,16 @@ import java.util.List;
  */
 public final class Family1 implements ScenarioFamily {
   public static final String NAME = "family1";
+  private final FaultStress stress;
+
+  public Family1() {
+    this(FaultStress.NONE);
+  }
+
+  /** Family 1 with its fault jobs made milder or slower (train sensitivity studies). */
+  public Family1(FaultStress stress) {
+    this.stress = stress;
+  }
 
   @Override
   public String name() {
@@ -17,7 +27,7 @@ public final class Family1 implements ScenarioFamily {
 
   @Override
   public List<GeneratedScenario> scenarios(long seed) {
-    return ProductionCatalog.all(seed).stream()
+    return ProductionCatalog.all(seed, stress).stream()
         .<GeneratedScenario>map(d -> new SimulatedScenario(d, seed)).toList();
   }
 }

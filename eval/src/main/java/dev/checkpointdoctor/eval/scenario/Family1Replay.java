@@ -10,7 +10,10 @@ import java.util.List;
  * the held-out seeds are refused.
  *
  * <pre>java -cp api/target/checkpoint-doctor.jar dev.checkpointdoctor.eval.scenario.Family1Replay
- *     --seed 1 --only disk_throttling_a[,...]</pre>
+ *     --seed 1 --only disk_throttling_a[,...] [--severity-scale X] [--onset-minutes M]</pre>
+ *
+ * <p>{@code --severity-scale} and {@code --onset-minutes} stress the fault jobs as
+ * {@code accuracy} does ({@link FaultStress}).
  */
 public final class Family1Replay {
   private Family1Replay() {}
@@ -19,18 +22,22 @@ public final class Family1Replay {
     long seed = 1;
     List<String> only = List.of();
     String probe = null;
+    double scale = 1;
+    double onset = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seed" -> seed = Long.parseLong(args[++i]);
         case "--only" -> only = List.of(args[++i].split(","));
         case "--probe" -> probe = args[++i];
+        case "--severity-scale" -> scale = Double.parseDouble(args[++i]);
+        case "--onset-minutes" -> onset = Double.parseDouble(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
     if (!EvaluationSeeds.TRAIN.contains(seed)) {
       throw new IllegalArgumentException("seed " + seed + " is not a train seed");
     }
-    for (GeneratedScenario s : new Family1().scenarios(seed)) {
+    for (GeneratedScenario s : new Family1(new FaultStress(scale, onset)).scenarios(seed)) {
       String name = s.truth().name();
       if (!only.isEmpty() && only.stream().noneMatch(name::startsWith)) {
         continue;

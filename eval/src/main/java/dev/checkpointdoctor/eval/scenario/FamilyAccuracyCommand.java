@@ -25,13 +25,16 @@ final class FamilyAccuracyCommand {
     int threads = 1;
     Path write = null;
     String only = null;
+    double severityScale = 1;
+    double onsetMinutes = 0;
     boolean perJob = args.contains(PER_JOB);
     DetectorSettings settings;
     try {
       List<String> rest = new ArrayList<>(args);
       rest.removeIf(PER_JOB::equals);
       DetectorFlags.Parsed parsed = DetectorFlags.parse(rest,
-          Set.of("--family", "--seeds", "--threads", "--write", "--only"), flags);
+          Set.of("--family", "--seeds", "--threads", "--write", "--only",
+              "--severity-scale", "--onset-minutes"), flags);
       String name = null;
       for (String p : parsed.positional()) {
         int eq = p.indexOf('=');
@@ -43,6 +46,8 @@ final class FamilyAccuracyCommand {
           case "--threads" -> threads = threads(value);
           case "--write" -> write = Path.of(value);
           case "--only" -> only = value;
+          case "--severity-scale" -> severityScale = positive(flag, value);
+          case "--onset-minutes" -> onsetMinutes = positive(flag, value);
           default -> throw new UsageException("unexpected argument " + p
               + " (a scenario directory and --family exclude each other)");
         }
@@ -51,6 +56,21 @@ final class FamilyAccuracyCommand {
       if (family == null) {
         throw new UsageException("unknown family " + name + " (known: "
             + String.join(", ", Families.names()) + ")");
+      }
+      if (severityScale != 1 || onsetMinutes != 0) {
+        if (!Family1.NAME.equals(family.name())) {
+          throw new UsageException("--severity-scale and --onset-minutes stress family1's "
+              + "train faults only");
+        }
+        if (!seeds.stream().allMatch(EvaluationSeeds::train)) {
+          throw new UsageException("--severity-scale and --onset-minutes: train seeds only "
+              + EvaluationSeeds.TRAIN);
+        }
+        try {
+          family = new Family1(new FaultStress(severityScale, onsetMinutes));
+        } catch (IllegalArgumentException e) {
+          throw new UsageException(e.getMessage());
+        }
       }
       if (only != null && family.validationOnly()) {
         throw new UsageException("--only: " + family.name() + " is for validation only: "
@@ -139,6 +159,18 @@ final class FamilyAccuracyCommand {
       }
     }
     return out;
+  }
+
+  private static double positive(String flag, String v) throws UsageException {
+    try {
+      double d = Double.parseDouble(v);
+      if (d > 0 && Double.isFinite(d)) {
+        return d;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException(flag + ": expected a positive number, got '" + v + "'");
   }
 
   private static int threads(String v) throws UsageException {

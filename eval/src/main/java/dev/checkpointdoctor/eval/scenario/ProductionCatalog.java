@@ -31,14 +31,24 @@ final class ProductionCatalog {
   record Drawn(ScenarioSpec spec, ScenarioKind kind, long startMs) {}
 
   private final SplittableRandom rng;
+  private final FaultStress stress;
   private final List<Drawn> out = new ArrayList<>();
 
-  private ProductionCatalog(long seed) {
+  private ProductionCatalog(long seed, FaultStress stress) {
     this.rng = new SplittableRandom(seed * 0x5DEECE66DL + 11);
+    this.stress = stress;
   }
 
   static List<Drawn> all(long seed) {
-    ProductionCatalog c = new ProductionCatalog(seed);
+    return all(seed, FaultStress.NONE);
+  }
+
+  /**
+   * The corpus of one seed with the fault jobs made milder or slower; every draw is made as for
+   * {@link FaultStress#NONE}, so each job keeps its shape and only its fault changes.
+   */
+  static List<Drawn> all(long seed, FaultStress stress) {
+    ProductionCatalog c = new ProductionCatalog(seed, stress);
     c.faults();
     c.growth();
     c.controls();
@@ -65,8 +75,13 @@ final class ProductionCatalog {
       case CHECKPOINT_STORAGE_SLOW -> b ? 0.7 : 1.5; // partial: some complete; stuck: none does
       case CPU_THROTTLING -> b ? 0.9 : 1.2; // one TaskManager throttled, or all of them
       default -> uniform(0.95, 1.15);
-    } * uniform(0.9, 1.1);
-    ProductionTraits traits = everyday(unaligned, 0.25, 0).withRamp(rampMinutes(f));
+    } * uniform(0.9, 1.1) * stress.severityScale();
+    ProductionTraits traits = everyday(unaligned, 0.25, 0);
+    double ramp = rampMinutes(f); // drawn whatever the stress, so later draws stay put
+    traits = traits.withRamp(stress.onsetMinutes() > 0 ? stress.onsetMinutes() : ramp);
+    if (!stress.none()) {
+      traits = traits.withFaultScale(stress.severityScale());
+    }
     int interval = l.interval;
     String what = f.causeId().replace('_', ' ');
     if (f == Fault.STATE_GROWTH) {
@@ -85,7 +100,9 @@ final class ProductionCatalog {
       // are the ones an operator shortens it for.
       interval = Math.max(b ? 180 : 120, interval);
       double normal = Math.max(15, uniform(0.15, 0.45) * interval);
-      int shorter = (int) Math.max(10, Math.rint(normal / uniform(1.5, 2.5)));
+      double ratio = uniform(1.5, 2.5);
+      ratio = stress.none() ? ratio : 1 + (ratio - 1) * stress.severityScale();
+      int shorter = (int) Math.max(10, Math.rint(normal / ratio));
       incremental = false; // full snapshots: a checkpoint takes as long whatever the interval
       traits = traits.withStorage(0, normal).withRedeploy(NORMAL_HOURS, 0, shorter, 1);
       what = "redeployed with a " + shorter + " s interval (was " + interval

@@ -28,6 +28,8 @@ package dev.checkpointdoctor.eval.scenario;
  *     checkpoint takes about this long (full-snapshot jobs, slow storage)
  * @param rampMinutes how long the fault takes to reach its full level (a heap filling, a
  *     compaction debt building up); 0 = the original one to two minutes
+ * @param faultScale {@link FaultStress#severityScale()} where the fault's size is not its
+ *     severity (a partially slow store's extra upload time); 1 = as drawn
  */
 public record ProductionTraits(
     double dailyAmplitude,
@@ -44,10 +46,11 @@ public record ProductionTraits(
     boolean heavyTailedInFlight,
     double storageSlowdown,
     double normalDurationSeconds,
-    double rampMinutes) {
+    double rampMinutes,
+    double faultScale) {
 
   static final ProductionTraits NONE =
-      new ProductionTraits(0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, false, 0, 0, 0);
+      new ProductionTraits(0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, false, 0, 0, 0, 1);
 
   boolean redeploys() {
     return redeployAtHours >= 0;
@@ -60,39 +63,46 @@ public record ProductionTraits(
   ProductionTraits withCycle(double amplitude, double peakHour, double dip, double coupling) {
     return new ProductionTraits(amplitude, peakHour, dip, coupling, growthPerHour,
         redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter, declinedAtStart,
-        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes);
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale);
   }
 
   ProductionTraits withRedeploy(double atHours, int parallelism, int intervalSeconds,
       double level) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, atHours, parallelism, intervalSeconds, level, declinedAtStart,
-        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes);
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale);
   }
 
   ProductionTraits withGrowth(double perHour) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         perHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes);
+        normalDurationSeconds, rampMinutes, faultScale);
   }
 
   ProductionTraits withStart(int declined, double slowPerDay, boolean heavyTail) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds, rampMinutes);
+        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale);
   }
 
   ProductionTraits withStorage(double slowdown, double normalSeconds) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds, rampMinutes);
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds, rampMinutes, faultScale);
+  }
+
+  ProductionTraits withFaultScale(double scale) {
+    return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
+        growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
+        normalDurationSeconds, rampMinutes, scale);
   }
 
   ProductionTraits withRamp(double minutes) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, minutes);
+        normalDurationSeconds, minutes, faultScale);
   }
 }

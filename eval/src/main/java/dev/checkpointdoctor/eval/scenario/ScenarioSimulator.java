@@ -450,7 +450,7 @@ final class ScenarioSimulator {
     if (is(Fault.CHECKPOINT_STORAGE_SLOW) && f > 0 && spec.traits().storageSlowdown() <= 0) {
       // the store answers, but slowly (throttled object store, overloaded NameNode)
       if (physics != null && s < 1) {
-        asyncMs += physics.slowUploadMs(intervalMs, f);
+        asyncMs += physics.slowUploadMs(intervalMs, f) * spec.traits().faultScale();
       } else {
         asyncMs += f * (s >= 1 ? 3_600_000 : s * 900_000 * uniform(0.7, 1.2));
       }

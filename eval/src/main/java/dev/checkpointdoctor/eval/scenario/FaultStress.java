@@ -1,0 +1,32 @@
+package dev.checkpointdoctor.eval.scenario;
+
+/**
+ * An evaluation knob on family 1's fault jobs (train sensitivity studies): the train faults are
+ * sudden and strong, so a rule can pass on them while it misses a milder or slower fault.
+ * {@link #NONE} draws exactly the default corpus. Healthy controls, growth and young jobs are
+ * untouched; only the {@code <cause>_a/_b} fault jobs change.
+ *
+ * @param severityScale factor on how hard each fault bites: on the drawn severity (a stuck
+ *     store, severity 1.5, turns partial below about 0.65), on the extra upload time of a
+ *     partially slow store, and on how much shorter a too-short interval is than the
+ *     checkpoints (interval = duration / (1 + (r - 1) * scale) for a drawn ratio r of 1.5-2.5)
+ * @param onsetMinutes when positive, every fault reaches its full level linearly over this many
+ *     minutes (a gradual onset) instead of its drawn ramp of minutes
+ */
+public record FaultStress(double severityScale, double onsetMinutes) {
+  public static final FaultStress NONE = new FaultStress(1, 0);
+
+  public FaultStress {
+    if (!(severityScale > 0) || severityScale > 10) {
+      throw new IllegalArgumentException("severity scale must be in (0, 10], got "
+          + severityScale);
+    }
+    if (!(onsetMinutes >= 0) || onsetMinutes > 24 * 60) {
+      throw new IllegalArgumentException("onset must be 0-1440 minutes, got " + onsetMinutes);
+    }
+  }
+
+  boolean none() {
+    return equals(NONE);
+  }
+}
