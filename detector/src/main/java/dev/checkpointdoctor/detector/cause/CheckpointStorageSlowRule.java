@@ -53,7 +53,10 @@ final class CheckpointStorageSlowRule implements CauseRule {
     }
     double failures = job.failuresNow();
     double failuresBefore = Stats.max(job.earlier(job.jobSeries(Signal.CHECKPOINT_FAILURES)));
-    if (failures > 0 && !(failures <= failuresBefore)) {
+    // only expiries are the store's sign: checkpoints declined at a (re)start, before the new
+    // run's tasks all run, fail at once while nothing is overdue (a redeploy, e.g. to a shorter
+    // interval, declines its first checkpoints)
+    if (failures > 0 && !(failures <= failuresBefore) && expiring(job)) {
       f.support(0.2, Signal.CHECKPOINT_FAILURES, "job", failures,
           Double.isNaN(failuresBefore) ? 0 : failuresBefore, Evidence.HIGHER, Double.NaN,
           String.format("%s checkpoints failed in the last %d min (expired before completing).%s",
