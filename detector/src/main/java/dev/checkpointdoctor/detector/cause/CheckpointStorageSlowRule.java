@@ -180,8 +180,18 @@ final class CheckpointStorageSlowRule implements CauseRule {
    * GC and CPU are seen and look as before (nothing local slows the upload down). Without this
    * only the signs of a stuck store (age, expiries) opened the finding, and a mild slow store
    * stayed unnamed for hours.
+   *
+   * <p>Only while the checkpoints leave the job time between them: back to back, one
+   * checkpoint's snapshot and upload compete with the last one's for the same disk, network and
+   * store, so their duration rises with the cadence itself and no longer tells the store's part
+   * ({@link CheckpointIntervalTooShortRule} judges that; a stuck store still shows by age and
+   * expiries).
    */
   static boolean uploadSlower(JobEvidence job) {
+    double share = CheckpointIntervalTooShortRule.busyShare(job, CheckpointCadence.of(job));
+    if (!(share < CheckpointIntervalTooShortRule.BACK_TO_BACK)) {
+      return false;
+    }
     Change d = job.change(job.jobSeries(Signal.CHECKPOINT_DURATION));
     if (!(d.known() && d.higher() && d.now() >= SLOWER * d.before())) {
       return false;
