@@ -1,5 +1,7 @@
 package dev.checkpointdoctor.detector.cause;
 
+import dev.checkpointdoctor.detector.model.BaselineSummary;
+
 import dev.checkpointdoctor.detector.model.CauseHypothesis.Evidence;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
@@ -136,12 +138,31 @@ final class CheckpointStorageSlowRule implements CauseRule {
       return false;
     }
     SeriesHistory age = job.jobSeries(Signal.CHECKPOINT_AGE);
-    double normal = normalAge(job, CheckpointCadence.of(job));
+    double normal = usualAge(job);
     if (age == null || Double.isNaN(normal)) {
       return true; // nothing to tell declines from expiries: as before
     }
     return job.recentWindow(age).max() >= OVERDUE * normal;
   }
+
+  /**
+   * The age a completed checkpoint usually has, for telling expiries from declines: the earlier
+   * ages' 90th percentile when there are enough of them, else the young baseline's expected age,
+   * not its upper bound (that is padded by the signal's absolute floor, 30 s, which alone exceeds
+   * a seconds-long interval: a young job's checkpoint overdue by 30 s expired, yet stayed
+   * "normal"); never below the interval.
+   */
+  private static double usualAge(JobEvidence job) {
+    SeriesHistory age = job.jobSeries(Signal.CHECKPOINT_AGE);
+    double[] earlier = job.earlier(age);
+    BaselineSummary b = job.baseline(Signal.CHECKPOINT_AGE, "job");
+    double usual = earlier.length >= JobEvidence.MIN_EARLIER ? Stats.quantile(earlier, 0.9)
+        : b != null ? b.expected() : Double.NaN;
+    double interval = CheckpointCadence.of(job).intervalMs() / 1000;
+    return Double.isNaN(interval) ? usual : Double.isNaN(usual) ? interval
+        : Math.max(usual, interval);
+  }
+
 
   /** A task busy this much is saturated: the job's throughput is its throughput. */
   static final double SATURATED_TASK_MS_PER_S = 900;

@@ -5,7 +5,9 @@ import static dev.checkpointdoctor.detector.cause.CauseRankerScenarioTest.descri
 import static dev.checkpointdoctor.detector.cause.CauseRankerScenarioTest.diagnosis;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -67,5 +69,24 @@ class CheckpointStorageSlowSignsTest {
     Diagnosis d = diagnosis(s);
     assertThat(named).as(describe(d)).doesNotContain("checkpoint_storage_slow")
         .contains("checkpoint_interval_too_short");
+  }
+
+  /**
+   * A job two minutes old, checkpointing every 2 s in well under a second, whose store stops
+   * answering: the pending checkpoint expires after 30 s. The expiry is the store's sign although
+   * the age's young baseline is still as wide as the signal's 30 s floor (the lab's real-Flink
+   * recordings: 34 s overdue while "normal up to 31 s").
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {61, 62, 63})
+  void anExpiryOfAYoungJobIsTheStoresSign(long seed) {
+    FlinkJobSim s = new FlinkJobSim(seed, 2, 1, 1, seed % 2 == 0, DetectorSettings.defaults()
+        .withMinObservations(5).withCheckpointTimeout(Duration.ofSeconds(30)));
+    s.intervalMs = 2_000;
+    s.run(0, 1.4, (x, f) -> x.durationMs = 300 * x.jitter());
+    s.run(0, 0.6, (x, f) -> x.durationMs = 600_000);
+    Diagnosis d = diagnosis(s);
+    assertThat(d.checkpointsFailing()).as(describe(d)).isTrue();
+    assertThat(d.cause()).as(describe(d)).isEqualTo("checkpoint_storage_slow");
   }
 }
