@@ -19,6 +19,21 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
    */
   static final double BACK_TO_BACK = 0.75;
 
+  /**
+   * The recent share of the time spent checkpointing (NaN when unknown). Both readings can only
+   * fall short: the cadence's gaps between observations cannot be shorter than a scrape (several
+   * checkpoints may complete between two), and the extractor's share, which counts them by id,
+   * lags a few completions behind a change.
+   */
+  static double busyShare(JobEvidence job, CheckpointCadence c) {
+    double byCadence = Math.min(1, c.recentDurationMs() / c.recentSpacingMs());
+    SeriesHistory measured = job.jobSeries(Signal.CHECKPOINT_BUSY_SHARE);
+    double byId = measured == null || job.recentWindow(measured).size() == 0 ? Double.NaN
+        : job.recentMedian(measured);
+    return Double.isNaN(byId) ? byCadence
+        : Double.isNaN(byCadence) ? byId : Math.max(byId, byCadence);
+  }
+
   @Override
   public Cause cause() {
     return Cause.CHECKPOINT_INTERVAL_TOO_SHORT;
@@ -29,15 +44,8 @@ final class CheckpointIntervalTooShortRule implements CauseRule {
     Finding f = new Finding(cause());
     CheckpointCadence c = CheckpointCadence.of(job);
     double duration = c.recentDurationMs();
-    // Both readings can only fall short: the cadence's gaps between observations cannot be
-    // shorter than a scrape (several checkpoints may complete between two), and the extractor's
-    // share, which counts them by id, lags a few completions behind a change.
-    double byCadence = Math.min(1, duration / c.recentSpacingMs());
     SeriesHistory measured = job.jobSeries(Signal.CHECKPOINT_BUSY_SHARE);
-    double byId = measured == null || job.recentWindow(measured).size() == 0 ? Double.NaN
-        : job.recentMedian(measured);
-    double busyShare = Double.isNaN(byId) ? byCadence
-        : Double.isNaN(byCadence) ? byId : Math.max(byId, byCadence);
+    double busyShare = busyShare(job, c);
     if (!(duration > 0 && busyShare > 0)) {
       return f;
     }

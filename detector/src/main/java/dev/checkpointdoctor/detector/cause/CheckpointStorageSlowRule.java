@@ -1,5 +1,7 @@
 package dev.checkpointdoctor.detector.cause;
 
+import dev.checkpointdoctor.detector.model.BaselineSummary;
+
 import dev.checkpointdoctor.detector.model.CauseHypothesis.Evidence;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
@@ -53,13 +55,16 @@ final class CheckpointStorageSlowRule implements CauseRule {
     }
     double failures = job.failuresNow();
     double failuresBefore = Stats.max(job.earlier(job.jobSeries(Signal.CHECKPOINT_FAILURES)));
-    if (failures > 0 && !(failures <= failuresBefore)) {
+    // only expiries are the store's sign: checkpoints declined at a (re)start, before the new
+    // run's tasks all run, fail at once while nothing is overdue (a redeploy, e.g. to a shorter
+    // interval, declines its first checkpoints)
+    if (failures > 0 && !(failures <= failuresBefore) && expiring(job)) {
       f.support(0.2, Signal.CHECKPOINT_FAILURES, "job", failures,
           Double.isNaN(failuresBefore) ? 0 : failuresBefore, Evidence.HIGHER, Double.NaN,
           String.format("%s checkpoints failed in the last %d min (expired before completing).%s",
               Fmt.num(failures), job.settings().failureWindow().toMinutes(), LEASE_NOTE));
     }
-    if (f.confidence() < 0.2) {
+    if (f.confidence() < 0.2 && !uploadSlower(job)) {
       return f; // checkpoints in progress alone are not a stuck upload
     }
     // slower completed checkpoints strengthen the store's own signs, and alone are no cause
@@ -133,12 +138,31 @@ final class CheckpointStorageSlowRule implements CauseRule {
       return false;
     }
     SeriesHistory age = job.jobSeries(Signal.CHECKPOINT_AGE);
-    double normal = normalAge(job, CheckpointCadence.of(job));
+    double normal = usualAge(job);
     if (age == null || Double.isNaN(normal)) {
       return true; // nothing to tell declines from expiries: as before
     }
     return job.recentWindow(age).max() >= OVERDUE * normal;
   }
+
+  /**
+   * The age a completed checkpoint usually has, for telling expiries from declines: the earlier
+   * ages' 90th percentile when there are enough of them, else the young baseline's expected age,
+   * not its upper bound (that is padded by the signal's absolute floor, 30 s, which alone exceeds
+   * a seconds-long interval: a young job's checkpoint overdue by 30 s expired, yet stayed
+   * "normal"); never below the interval.
+   */
+  private static double usualAge(JobEvidence job) {
+    SeriesHistory age = job.jobSeries(Signal.CHECKPOINT_AGE);
+    double[] earlier = job.earlier(age);
+    BaselineSummary b = job.baseline(Signal.CHECKPOINT_AGE, "job");
+    double usual = earlier.length >= JobEvidence.MIN_EARLIER ? Stats.quantile(earlier, 0.9)
+        : b != null ? b.expected() : Double.NaN;
+    double interval = CheckpointCadence.of(job).intervalMs() / 1000;
+    return Double.isNaN(interval) ? usual : Double.isNaN(usual) ? interval
+        : Math.max(usual, interval);
+  }
+
 
   /** A task busy this much is saturated: the job's throughput is its throughput. */
   static final double SATURATED_TASK_MS_PER_S = 900;
@@ -164,6 +188,51 @@ final class CheckpointStorageSlowRule implements CauseRule {
     }
     f.support(0.25, d, true, String.format("Completed checkpoints take %s, were %s (%s), with "
         + "the barriers on time.", Fmt.ms(d.now()), Fmt.ms(d.before()), d.test(true)));
+  }
+
+  /**
+   * A store that still answers, slowly, from its own signs when the checkpoints are not (yet)
+   * overdue: a mildly slow store stretches every upload by less than an interval, so the age
+   * never doubles and nothing expires, yet each checkpoint takes several times as long for the
+   * same bytes. Completed checkpoints at least {@link #SLOWER} times as slow as before, by a
+   * test, while what they write grew by less than that (the time per byte uploaded doubled: more
+   * state alone would take longer in proportion), the barriers reach the subtasks on time (the
+   * time goes after the snapshot starts), nothing is back-pressured, and the TaskManagers' disk,
+   * GC and CPU are seen and look as before (nothing local slows the upload down). Without this
+   * only the signs of a stuck store (age, expiries) opened the finding, and a mild slow store
+   * stayed unnamed for hours.
+   *
+   * <p>Only while the checkpoints leave the job time between them: back to back, one
+   * checkpoint's snapshot and upload compete with the last one's for the same disk, network and
+   * store, so their duration rises with the cadence itself and no longer tells the store's part
+   * ({@link CheckpointIntervalTooShortRule} judges that; a stuck store still shows by age and
+   * expiries).
+   */
+  static boolean uploadSlower(JobEvidence job) {
+    double share = CheckpointIntervalTooShortRule.busyShare(job, CheckpointCadence.of(job));
+    if (!(share < CheckpointIntervalTooShortRule.BACK_TO_BACK)) {
+      return false;
+    }
+    Change d = job.change(job.jobSeries(Signal.CHECKPOINT_DURATION));
+    if (!(d.known() && d.higher() && d.now() >= SLOWER * d.before())) {
+      return false;
+    }
+    Change size = job.change(job.jobSeries(Signal.CHECKPOINT_SIZE));
+    if (!size.known() || !(size.before() > 0)
+        || d.now() / d.before() < SLOWER * Math.max(1, size.now() / size.before())) {
+      return false; // unknown bytes, or the bytes grew about as much as the time
+    }
+    JobEvidence.Peak delay = job.highestLatest(Signal.CHECKPOINT_START_DELAY, "task:");
+    JobEvidence.Peak bp = job.highestLatest(Signal.BACKPRESSURE, "task:");
+    if (delay == null || delay.value() >= LATE_BARRIER_MS || (bp != null
+        && bp.value() >= BackpressureRule.PRESSED_MS_PER_S) || !pressedNone(job)) {
+      return false;
+    }
+    return localHealthy(job);
+  }
+
+  private static boolean pressedNone(JobEvidence job) {
+    return BackpressureRule.pressed(job).isEmpty();
   }
 
   /** Age of the last completed checkpoint, in normal ages, from which checkpoints are overdue. */
@@ -197,19 +266,27 @@ final class CheckpointStorageSlowRule implements CauseRule {
 
   /** Local disk, GC and CPU as they were: the checkpoint's slowness is not made on the node. */
   private static void localHealth(JobEvidence job, Finding f) {
+    if (!localHealthy(job)) {
+      return;
+    }
+    Change gc = GcPressureRule.strongest(job, Signal.GC_TIME);
+    Change util = GcPressureRule.strongest(job, Signal.DISK_UTILIZATION);
+    Change shown = util != null ? util : gc;
+    f.support(0.1, shown.signal(), shown.scope(), shown.now(), util != null
+            ? DiskThrottlingRule.SATURATED : shown.now() + Signal.GC_TIME.absoluteFloor(),
+        Evidence.WITHIN, Double.NaN, String.format("Local disk (busy %s), GC (%s ms/s) and "
+                + "CPU quota look as before: nothing on the TaskManagers slows the upload.",
+            util == null ? "?" : Fmt.pct(util.now()), gc == null ? "?" : Fmt.num(gc.now())));
+  }
+
+  /** Local disk, GC and CPU seen (disk or GC at least) and as they were. */
+  private static boolean localHealthy(JobEvidence job) {
     Change gc = GcPressureRule.strongest(job, Signal.GC_TIME);
     Change cpu = GcPressureRule.strongest(job, Signal.CPU_THROTTLING);
     Change util = GcPressureRule.strongest(job, Signal.DISK_UTILIZATION);
     boolean gcOk = gc == null || !gc.higherBy(Signal.GC_TIME.absoluteFloor());
     boolean cpuOk = cpu == null || !cpu.higherBy(Signal.CPU_THROTTLING.absoluteFloor());
     boolean diskOk = util == null || util.now() < DiskThrottlingRule.SATURATED;
-    if (gcOk && cpuOk && diskOk && (gc != null || util != null)) {
-      Change shown = util != null ? util : gc;
-      f.support(0.1, shown.signal(), shown.scope(), shown.now(), util != null
-              ? DiskThrottlingRule.SATURATED : shown.now() + Signal.GC_TIME.absoluteFloor(),
-          Evidence.WITHIN, Double.NaN, String.format("Local disk (busy %s), GC (%s ms/s) and "
-                  + "CPU quota look as before: nothing on the TaskManagers slows the upload.",
-              util == null ? "?" : Fmt.pct(util.now()), gc == null ? "?" : Fmt.num(gc.now())));
-    }
+    return gcOk && cpuOk && diskOk && (gc != null || util != null);
   }
 }
