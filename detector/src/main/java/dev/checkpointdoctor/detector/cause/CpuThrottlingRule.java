@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.detector.cause;
 
+import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 
 /**
@@ -25,14 +26,29 @@ final class CpuThrottlingRule implements CauseRule {
     f.support(cpu.now() >= HEAVY_SHARE ? 0.55 : 0.45, cpu, true, String.format(
         "%s is CPU-throttled in %s of CFS periods, was %s (%s).", cpu.scope(),
         Fmt.pct(cpu.now()), Fmt.pct(cpu.before()), cpu.test(true)));
+    SeriesHistory h = GcPressureRule.series(job, Signal.CPU_THROTTLING, cpu.scope());
+    long since = earliest(job.riseFromEarlier(h), job.onset(h, true));
     Change busy = GcPressureRule.strongest(job, Signal.BUSY);
     if (busy != null && busy.higher()) {
       f.support(0.1, busy, true, String.format("%s is busy %s ms/s, was %s ms/s.", busy.scope(),
           Fmt.num(busy.now()), Fmt.num(busy.before())));
+      since = earliest(since,
+          job.onset(GcPressureRule.series(job, Signal.BUSY, busy.scope()), true));
+    }
+    if (since >= 0) {
+      // Dated from when the share left the container's own range, not from when it cleared a
+      // band the signal's floor holds at 5 points above normal: a quota that bites gradually
+      // passes that floor minutes after its throttled tasks back-pressure their upstream,
+      // which would then look older than the throttling that causes it (CausalModel).
+      f.onset(since, JobEvidence.spacing(h), Signal.CPU_THROTTLING.id());
     }
     if (job.checkpointTrouble()) {
       CheckpointTrouble.support(f, job, "while upload and compaction threads starve");
     }
     return f;
+  }
+
+  private static long earliest(long a, long b) {
+    return a < 0 ? b : b < 0 ? a : Math.min(a, b);
   }
 }
