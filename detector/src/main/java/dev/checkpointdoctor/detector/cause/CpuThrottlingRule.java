@@ -20,8 +20,11 @@ final class CpuThrottlingRule implements CauseRule {
   public Finding assess(JobEvidence job) {
     Finding f = new Finding(cause());
     Change cpu = GcPressureRule.strongest(job, Signal.CPU_THROTTLING);
-    if (cpu == null || !cpu.higherBy(Signal.CPU_THROTTLING.absoluteFloor())) {
+    if (cpu == null || !cpu.higher()) {
       return f;
+    }
+    if (!cpu.higherBy(Signal.CPU_THROTTLING.absoluteFloor())) {
+      return rising(job, f, cpu);
     }
     f.support(cpu.now() >= HEAVY_SHARE ? 0.55 : 0.45, cpu, true, String.format(
         "%s is CPU-throttled in %s of CFS periods, was %s (%s).", cpu.scope(),
@@ -46,6 +49,24 @@ final class CpuThrottlingRule implements CauseRule {
       CheckpointTrouble.support(f, job, "while upload and compaction threads starve");
     }
     return f;
+  }
+
+  /**
+   * A share that has left the container's own range and rises by the test, not yet by the
+   * floor: a quota that bites gradually, whose throttled tasks may already back-pressure their
+   * upstream. Its consequences wait for it (CausalModel) instead of being named first.
+   */
+  private static Finding rising(JobEvidence job, Finding f, Change cpu) {
+    SeriesHistory h = GcPressureRule.series(job, Signal.CPU_THROTTLING, cpu.scope());
+    long since = job.riseFromEarlier(h);
+    if (since < 0) {
+      return f;
+    }
+    f.onset(since, JobEvidence.spacing(h), Signal.CPU_THROTTLING.id());
+    return f.pending(String.format("%s is CPU-throttled in %s of CFS periods since %s, was %s "
+        + "(%s), not yet %s points above it.", cpu.scope(), Fmt.pct(cpu.now()),
+        JobEvidence.clock(since), Fmt.pct(cpu.before()), cpu.test(true),
+        Fmt.num(Signal.CPU_THROTTLING.absoluteFloor() * 100)));
   }
 
   private static long earliest(long a, long b) {
