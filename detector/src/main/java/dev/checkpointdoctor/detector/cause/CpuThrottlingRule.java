@@ -59,7 +59,7 @@ final class CpuThrottlingRule implements CauseRule {
   private static Finding rising(JobEvidence job, Finding f, Change cpu) {
     SeriesHistory h = GcPressureRule.series(job, Signal.CPU_THROTTLING, cpu.scope());
     long since = job.riseFromEarlier(h);
-    if (since < 0) {
+    if (since < 0 || job.now() - since > PENDING_AT_MOST_MS) {
       return f;
     }
     f.onset(since, JobEvidence.spacing(h), Signal.CPU_THROTTLING.id());
@@ -68,6 +68,13 @@ final class CpuThrottlingRule implements CauseRule {
         JobEvidence.clock(since), Fmt.pct(cpu.before()), cpu.test(true),
         Fmt.num(Signal.CPU_THROTTLING.absoluteFloor() * 100)));
   }
+
+  /**
+   * How long a rise below the floor holds its consequences back: a quota that bites gradually
+   * clears the 5 points within minutes; a small lasting rise that never does is not what
+   * back-pressures the job, and a back-pressure fault beside it must not wait for it for good.
+   */
+  static final long PENDING_AT_MOST_MS = 15 * 60_000L;
 
   private static long earliest(long a, long b) {
     return a < 0 ? b : b < 0 ? a : Math.min(a, b);
