@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.detector.cause;
 
+import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 
 /**
@@ -19,20 +20,63 @@ final class CpuThrottlingRule implements CauseRule {
   public Finding assess(JobEvidence job) {
     Finding f = new Finding(cause());
     Change cpu = GcPressureRule.strongest(job, Signal.CPU_THROTTLING);
-    if (cpu == null || !cpu.higherBy(Signal.CPU_THROTTLING.absoluteFloor())) {
+    if (cpu == null || !cpu.higher()) {
       return f;
+    }
+    if (!cpu.higherBy(Signal.CPU_THROTTLING.absoluteFloor())) {
+      return rising(job, f, cpu);
     }
     f.support(cpu.now() >= HEAVY_SHARE ? 0.55 : 0.45, cpu, true, String.format(
         "%s is CPU-throttled in %s of CFS periods, was %s (%s).", cpu.scope(),
         Fmt.pct(cpu.now()), Fmt.pct(cpu.before()), cpu.test(true)));
+    SeriesHistory h = GcPressureRule.series(job, Signal.CPU_THROTTLING, cpu.scope());
+    long since = earliest(job.riseFromEarlier(h), job.onset(h, true));
     Change busy = GcPressureRule.strongest(job, Signal.BUSY);
     if (busy != null && busy.higher()) {
       f.support(0.1, busy, true, String.format("%s is busy %s ms/s, was %s ms/s.", busy.scope(),
           Fmt.num(busy.now()), Fmt.num(busy.before())));
+      since = earliest(since,
+          job.onset(GcPressureRule.series(job, Signal.BUSY, busy.scope()), true));
+    }
+    if (since >= 0) {
+      // Dated from when the share left the container's own range, not from when it cleared a
+      // band the signal's floor holds at 5 points above normal: a quota that bites gradually
+      // passes that floor minutes after its throttled tasks back-pressure their upstream,
+      // which would then look older than the throttling that causes it (CausalModel).
+      f.onset(since, JobEvidence.spacing(h), Signal.CPU_THROTTLING.id());
     }
     if (job.checkpointTrouble()) {
       CheckpointTrouble.support(f, job, "while upload and compaction threads starve");
     }
     return f;
+  }
+
+  /**
+   * A share that has left the container's own range and rises by the test, not yet by the
+   * floor: a quota that bites gradually, whose throttled tasks may already back-pressure their
+   * upstream. Its consequences wait for it (CausalModel) instead of being named first.
+   */
+  private static Finding rising(JobEvidence job, Finding f, Change cpu) {
+    SeriesHistory h = GcPressureRule.series(job, Signal.CPU_THROTTLING, cpu.scope());
+    long since = job.riseFromEarlier(h);
+    if (since < 0 || job.now() - since > PENDING_AT_MOST_MS) {
+      return f;
+    }
+    f.onset(since, JobEvidence.spacing(h), Signal.CPU_THROTTLING.id());
+    return f.pending(String.format("%s is CPU-throttled in %s of CFS periods since %s, was %s "
+        + "(%s), not yet %s points above it.", cpu.scope(), Fmt.pct(cpu.now()),
+        JobEvidence.clock(since), Fmt.pct(cpu.before()), cpu.test(true),
+        Fmt.num(Signal.CPU_THROTTLING.absoluteFloor() * 100)));
+  }
+
+  /**
+   * How long a rise below the floor holds its consequences back: a quota that bites gradually
+   * clears the 5 points within minutes; a small lasting rise that never does is not what
+   * back-pressures the job, and a back-pressure fault beside it must not wait for it for good.
+   */
+  static final long PENDING_AT_MOST_MS = 15 * 60_000L;
+
+  private static long earliest(long a, long b) {
+    return a < 0 ? b : b < 0 ? a : Math.min(a, b);
   }
 }

@@ -332,6 +332,29 @@ final class JobEvidence {
       }
       limit = Stats.quantile(e, up ? 0.95 : 0.05);
     }
+    long first = departure(h, up, limit);
+    if (up) {
+      onsets.put(h, first);
+    }
+    return first;
+  }
+
+  /**
+   * When {@code h} rose above its own earlier values (their 95th percentile), or -1 with too few
+   * of them or when it is within them now. Unlike {@link #onset}, not held back by the signal's
+   * floor on the band's width: a sign that ramps up from a quiet normal leaves its own range well
+   * before it clears a band widened to the floor, and a cause dated by that crossing would look
+   * younger than the consequences it produced.
+   */
+  long riseFromEarlier(SeriesHistory h) {
+    if (h == null) {
+      return -1;
+    }
+    double[] e = earlier(h);
+    return e.length < MIN_EARLIER ? -1 : departure(h, true, Stats.quantile(e, 0.95));
+  }
+
+  private static long departure(SeriesHistory h, boolean up, double limit) {
     // The departure starts at the earliest out-of-normal point from which on most points are
     // out: a few early outliers do not pull it back, and a fault that sometimes dips back into
     // the band keeps its start. The scan stops at a long normal stretch.
@@ -356,9 +379,6 @@ final class JobEvidence {
       } else if (++normalRun >= ONSET_GAP_POINTS && normalSince - h.timeMs(i) >= ONSET_GAP_MS) {
         break;
       }
-    }
-    if (up) {
-      onsets.put(h, first);
     }
     return first;
   }
