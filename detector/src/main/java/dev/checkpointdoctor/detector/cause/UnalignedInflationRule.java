@@ -128,15 +128,20 @@ final class UnalignedInflationRule implements CauseRule {
     // (the old amount) keeps it short. Within its normal, it is plain back-pressure only once
     // as many checkpoints as could have shown an inflation have not.
     int decidable = needed(before);
-    int needed = decidable < 0 ? MIN_CHECKPOINTS
-        : job.onset(h, true) >= 0 ? MAX_CHECKPOINTS : decidable;
+    boolean out = decidable >= 0 && job.onset(h, true) >= 0;
+    int needed = decidable < 0 ? MIN_CHECKPOINTS : out ? MAX_CHECKPOINTS : decidable;
     if (since >= needed) {
       return f;
     }
     f.onset(from, JobEvidence.spacing(h), "in-flight data");
-    return f.pending(String.format("the job runs unaligned checkpoints whose in-flight data "
-        + "cannot be judged yet: %d checkpoints have completed since %s, of %s %d.", since,
-        JobEvidence.clock(from), needed == MAX_CHECKPOINTS ? "at most" : "at least", needed));
+    if (out) {
+      return f.pending(String.format("its in-flight data has left its normal, and the %d "
+          + "checkpoints since %s have not decided yet whether it is inflated (waited for up to "
+          + "%d).", since, JobEvidence.clock(from), needed));
+    }
+    return f.pending(String.format("the job runs unaligned checkpoints, and %d of the %d "
+        + "checkpoints that could show their in-flight data inflated have completed since %s.",
+        since, needed, JobEvidence.clock(from)));
   }
 
   @Override
