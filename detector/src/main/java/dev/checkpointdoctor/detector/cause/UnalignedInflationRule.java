@@ -103,10 +103,12 @@ final class UnalignedInflationRule implements CauseRule {
   /**
    * A job that runs unaligned checkpoints (it persists in-flight data at all) whose inflation
    * cannot be judged yet, so back-pressure waits for the next checkpoints: fewer than {@link
-   * #MIN_CHECKPOINTS} have completed since they began to carry the buffers, or the in-flight
-   * data has left its normal but fewer than {@link #needed} checkpoints carry it. A job whose
-   * in-flight data stays within its normal is not waited for beyond the minimum: its
-   * back-pressure is plain back-pressure.
+   * #MIN_CHECKPOINTS} have completed since they began to carry the buffers, or fewer than
+   * {@link #needed}, the fewest that could show an inflation, while the in-flight data stays
+   * within its normal, or it has left its normal and the test has not decided within {@link
+   * #MAX_CHECKPOINTS}. A job whose in-flight data stays within its normal for as many
+   * checkpoints as could have shown an inflation is not waited for further: its back-pressure
+   * is plain back-pressure.
    */
   private static Finding pending(JobEvidence job, Finding f) {
     SeriesHistory h = job.jobSeries(Signal.CHECKPOINT_PERSISTED_DATA);
@@ -120,15 +122,26 @@ final class UnalignedInflationRule implements CauseRule {
       return f;
     }
     int since = JobEvidence.count(h, from, Long.MAX_VALUE);
-    int needed = Math.max(MIN_CHECKPOINTS,
-        job.onset(h, true) >= 0 ? needed(before) : MIN_CHECKPOINTS);
+    // The wait ends with a decision, not at a count. Out of its normal, the in-flight data is
+    // waited for until the test decides (this rule then names it): at the fewest checkpoints
+    // that could decide, one taken as the back-pressure eased or before the buffers filled
+    // (the old amount) keeps it short. Within its normal, it is plain back-pressure only once
+    // as many checkpoints as could have shown an inflation have not.
+    int decidable = needed(before);
+    boolean out = decidable >= 0 && job.onset(h, true) >= 0;
+    int needed = decidable < 0 ? MIN_CHECKPOINTS : out ? MAX_CHECKPOINTS : decidable;
     if (since >= needed) {
       return f;
     }
     f.onset(from, JobEvidence.spacing(h), "in-flight data");
+    if (out) {
+      return f.pending(String.format("its in-flight data has left its normal, and the %d "
+          + "checkpoints since %s have not decided yet whether it is inflated (waited for up to "
+          + "%d).", since, JobEvidence.clock(from), needed));
+    }
     return f.pending(String.format("the job runs unaligned checkpoints, and %d of the %d "
-        + "checkpoints needed to judge their in-flight data have completed since %s.", since,
-        needed, JobEvidence.clock(from)));
+        + "checkpoints that could show their in-flight data inflated have completed since %s.",
+        since, needed, JobEvidence.clock(from)));
   }
 
   @Override
