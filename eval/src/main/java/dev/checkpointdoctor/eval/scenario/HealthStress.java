@@ -21,7 +21,7 @@ public record HealthStress(int scrapeSeconds, int intervalSeconds, Noise noise, 
   public enum Noise {
     /** Independent log-normal: the default corpus. */
     GAUSSIAN,
-    /** Student t with 3 degrees of freedom (unit variance): rare large excursions. */
+    /** Laplace (unit variance): exponential tails, several-sigma values far more often. */
     HEAVY,
     /** AR(1) with 0.9 per scrape (unit variance): runs of high or low values. */
     AR

@@ -244,14 +244,13 @@ final class ScenarioSimulator {
     });
   }
 
-  /** Student t with 3 degrees of freedom scaled to unit variance (its variance is 3). */
+  /**
+   * Laplace with unit variance: exponential tails, so values several sigmas out come far more
+   * often than from a Gaussian, yet no draw turns a checkpoint of seconds into a timeout.
+   */
   private double heavy() {
-    double chi = 0;
-    for (int i = 0; i < 3; i++) {
-      double g = gaussian();
-      chi += g * g;
-    }
-    return gaussian() / Math.sqrt(chi / 3) / Math.sqrt(3);
+    double u = rng.nextDouble() - 0.5;
+    return -Math.signum(u) * Math.log(1 - 2 * Math.abs(u)) / Math.sqrt(2);
   }
 
   /**
