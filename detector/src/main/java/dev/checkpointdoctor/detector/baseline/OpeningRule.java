@@ -18,13 +18,8 @@ import java.io.IOException;
  * <ul>
  *   <li>The count rises for a scope whose values often leave the band by themselves: a run must
  *       be long enough that a scope with its out-of-band rate makes one by chance about once in
- *       {@code 1 / CHANCE} observations; what that adds to the prior rate's three is added to
- *       {@code openAfter}. The rate starts from the prior. Out-of-band observations of a scope
- *       whose noise wanders (a gauge scraped faster than it changes, a load that drifts for
- *       minutes) come in runs, so the chance of a run is not {@code rate^k}: the rule also learns
- *       the scope's persistence, how often an out-of-band observation is followed by one on the
- *       same side, and asks {@code rate * persistence^(k-1) <= CHANCE}. For independent noise
- *       the persistence is the rate and the count is {@code log(CHANCE) / log(rate)} as before.
+ *       {@code 1 / CHANCE} observations ({@code k >= log(CHANCE) / log(rate)}); what that adds to
+ *       the prior rate's three is added to {@code openAfter}. The rate starts from the prior.
  *   <li>"Far out" is at least {@link #STRONG_BAND} band half-widths from the expected value, and
  *       beyond what the scope's own excursions reach more often than once in {@code 1 /
  *       sqrt(CHANCE)} observations ({@link ExcursionTail}), so two far-out ones in a row are as
@@ -59,9 +54,6 @@ final class OpeningRule {
   private long startMs = SignalTracker.NO_RUN;
   private double rate = PRIOR_RATE;
   private double rateBeforeRun = PRIOR_RATE;
-  // P(out of band on the same side | the previous observation was out of band), while closed
-  private RunPersistence persistence = RunPersistence.NONE;
-  private RunPersistence persistenceBeforeRun = RunPersistence.NONE;
   private ExcursionTail tail = new ExcursionTail(RATE_MEMORY);
 
   /**
@@ -78,10 +70,6 @@ final class OpeningRule {
     // a scope's far-out distance is known once it has been watched for a while
     boolean farOut = at != 0 && tail.seen() >= TAIL_KNOWN && distance >= farOutDistance();
     tail.add(at != 0 ? distance : 0);
-    if (side != 0) {
-      // what followed an out-of-band observation: the run went on, or it ended
-      persistence = persistence.after(at == side);
-    }
     if (at == 0) {
       rate -= rate / RATE_MEMORY;
       clear();
@@ -92,19 +80,16 @@ final class OpeningRule {
       side = at;
       startMs = tsMs;
       rateBeforeRun = rate;
-      persistenceBeforeRun = persistence;
     }
     // the run is judged by the rate before it: its own observations are not yet noise
     rate += (1 - rate) / RATE_MEMORY;
     outside++;
     strong = farOut ? strong + 1 : 0;
-    boolean opens = outside >= openAfter
-        + extra(rateBeforeRun, persistenceBeforeRun.estimate(PRIOR_RATE))
+    boolean opens = outside >= openAfter + extra(rateBeforeRun)
         || strong >= Math.min(STRONG_OPEN_AFTER, openAfter);
     if (opens) {
-      // the run was an anomaly, not noise: the rate and the persistence forget it
+      // the run was an anomaly, not noise: the rate forgets it
       rate = rateBeforeRun;
-      persistence = persistenceBeforeRun;
     }
     return opens;
   }
@@ -119,33 +104,23 @@ final class OpeningRule {
    * out-of-band rate adds beyond the prior's three.
    */
   int needed(int openAfter) {
-    return openAfter + extra(rate, persistence());
+    return openAfter + extra(rate);
   }
 
-  private static int extra(double rate, double persistence) {
-    return Math.max(0, runLength(rate, persistence) - runLength(PRIOR_RATE));
+  private static int extra(double rate) {
+    return Math.max(0, runLength(rate) - runLength(PRIOR_RATE));
   }
 
-  /** The shortest run a scope with this rate and independent noise makes at most once in CHANCE. */
+  /** The shortest run a scope with this rate makes by chance at most once in CHANCE. */
   static int runLength(double rate) {
-    return runLength(rate, rate);
-  }
-
-  /**
-   * The shortest run a scope makes by chance at most once in CHANCE observations: it leaves the
-   * band at {@code rate} and stays out at {@code persistence} per further observation, never
-   * taken as less than the rate (a run is at least as likely as from independent noise).
-   */
-  static int runLength(double rate, double persistence) {
     if (rate <= 0) {
       return 1;
     }
-    double q = Math.max(rate, persistence);
-    if (rate >= 0.5 || q >= 0.9) {
+    if (rate >= 0.5) {
       return MAX_NEEDED;
     }
-    // rate * q^(k-1) <= CHANCE; a hair below the exact ratio, so the priors give exactly 3 and 2
-    double k = 1 + Math.log(CHANCE / rate) / Math.log(q) - 1e-9;
+    // a hair below the exact ratio, so the priors give exactly 3 and 2
+    double k = Math.log(CHANCE) / Math.log(rate) - 1e-9;
     return (int) Math.min(MAX_NEEDED, Math.max(1, Math.ceil(k)));
   }
 
@@ -174,10 +149,6 @@ final class OpeningRule {
     return rate;
   }
 
-  double persistence() {
-    return persistence.estimate(PRIOR_RATE);
-  }
-
 
   // ---------------------------------------------------------------- snapshot
 
@@ -188,23 +159,10 @@ final class OpeningRule {
     out.writeLong(startMs);
     out.writeDouble(rate);
     out.writeDouble(rateBeforeRun);
-    out.writeDouble(persistence.followed());
-    out.writeDouble(persistence.continued());
-    out.writeDouble(persistenceBeforeRun.followed());
-    out.writeDouble(persistenceBeforeRun.continued());
     tail.writeTo(out);
   }
 
-  /** Reads what {@link #writeTo} wrote. */
   static OpeningRule readFrom(DataInput in) throws IOException {
-    return readFrom(in, true);
-  }
-
-  /**
-   * @param withPersistence false for snapshots before tracker version 5, which kept no
-   *     persistence: none learnt yet
-   */
-  static OpeningRule readFrom(DataInput in, boolean withPersistence) throws IOException {
     OpeningRule r = new OpeningRule();
     r.side = in.readByte();
     r.outside = in.readInt();
@@ -212,14 +170,6 @@ final class OpeningRule {
     r.startMs = in.readLong();
     r.rate = in.readDouble();
     r.rateBeforeRun = in.readDouble();
-    if (withPersistence) {
-      try {
-        r.persistence = new RunPersistence(in.readDouble(), in.readDouble());
-        r.persistenceBeforeRun = new RunPersistence(in.readDouble(), in.readDouble());
-      } catch (IllegalArgumentException e) {
-        throw new IOException("tracker snapshot has " + e.getMessage(), e);
-      }
-    }
     r.tail = ExcursionTail.readFrom(in, RATE_MEMORY);
     r.validate();
     return r;

@@ -416,20 +416,16 @@ class SignalTrackerTest {
     }
     assertThat(original.open()).isTrue();
     byte[] v4 = RobustBaselineTest.bytes(original::writeTo);
-    assertThat(v4[0]).isEqualTo(SignalTracker.SNAPSHOT_VERSION).isEqualTo((byte) 5);
-    // version 3 is version 5 without the trend run's start (a long and a double after the
-    // trend run's length), which follow the baseline and 66 bytes of the tracker's fields, and
-    // without the opening rule's persistence (four doubles after its first 33 bytes)
+    assertThat(v4[0]).isEqualTo(SignalTracker.SNAPSHOT_VERSION).isEqualTo((byte) 4);
+    // version 3 is version 4 without the trend run's start (a long and a double after the
+    // trend run's length), which follow the baseline and 66 bytes of the tracker's fields
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(v4));
     in.readUnsignedByte();
     RobustBaseline.readFrom(in, Signal.CHECKPOINT_DURATION, DEFAULTS);
     int trendFrom = v4.length - in.available() + 66;
-    int persistenceFrom = trendFrom + 16 + 33;
-    byte[] v3 = new byte[v4.length - 48];
+    byte[] v3 = new byte[v4.length - 16];
     System.arraycopy(v4, 0, v3, 0, trendFrom);
-    System.arraycopy(v4, trendFrom + 16, v3, trendFrom, persistenceFrom - trendFrom - 16);
-    System.arraycopy(v4, persistenceFrom + 32, v3, persistenceFrom - 16,
-        v4.length - persistenceFrom - 32);
+    System.arraycopy(v4, trendFrom + 16, v3, trendFrom, v4.length - trendFrom - 16);
     v3[0] = 3;
     SignalTracker copy = SignalTracker.readFrom(
         new DataInputStream(new ByteArrayInputStream(v3)), Signal.CHECKPOINT_DURATION, DEFAULTS);
@@ -441,7 +437,7 @@ class SignalTrackerTest {
       assertThat(copy.observe(ts(i), v)).as("step " + i).isEqualTo(original.observe(ts(i), v));
     }
     assertThat(copy.view()).isEqualTo(original.view());
-    assertThat(RobustBaselineTest.bytes(copy::writeTo)[0]).isEqualTo((byte) 5);
+    assertThat(RobustBaselineTest.bytes(copy::writeTo)[0]).isEqualTo((byte) 4);
   }
 
   @Test
