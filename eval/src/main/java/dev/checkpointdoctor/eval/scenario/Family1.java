@@ -10,6 +10,7 @@ import java.util.List;
 public final class Family1 implements ScenarioFamily {
   public static final String NAME = "family1";
   private final FaultStress stress;
+  private final HealthStress health;
 
   public Family1() {
     this(FaultStress.NONE);
@@ -17,7 +18,13 @@ public final class Family1 implements ScenarioFamily {
 
   /** Family 1 with its fault jobs made milder or slower (train sensitivity studies). */
   public Family1(FaultStress stress) {
+    this(stress, HealthStress.NONE);
+  }
+
+  /** Family 1 with its healthy controls scraped, checkpointed or disturbed otherwise too. */
+  public Family1(FaultStress stress, HealthStress health) {
     this.stress = stress;
+    this.health = health;
   }
 
   @Override
@@ -27,7 +34,7 @@ public final class Family1 implements ScenarioFamily {
 
   @Override
   public List<GeneratedScenario> scenarios(long seed) {
-    return ProductionCatalog.all(seed, stress).stream()
+    return ProductionCatalog.all(seed, stress, health).stream()
         .<GeneratedScenario>map(d -> new SimulatedScenario(d, seed)).toList();
   }
 }

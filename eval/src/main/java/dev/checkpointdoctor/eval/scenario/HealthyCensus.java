@@ -18,8 +18,12 @@ import java.util.Locale;
  * deployment were, the time of day and week, how far out, how it ended), to sort them by cause.
  * The held-out seeds are refused.
  *
+ * <p>{@code --scrape-seconds S}, {@code --interval-seconds I}, {@code --noise gaussian|heavy|ar}
+ * and {@code --cycle sine|steep} stress the healthy controls ({@link HealthStress}); without them
+ * the default corpus is drawn.
+ *
  * <pre>java -cp api/target/checkpoint-doctor.jar dev.checkpointdoctor.eval.scenario.HealthyCensus
- *     --seeds 1,2,3 [--only healthy_redeploy]</pre>
+ *     --seeds 1,2,3 [--only healthy_redeploy] [--scrape-seconds 30] [--noise heavy]</pre>
  */
 public final class HealthyCensus {
   private static final double HOUR = 3_600_000.0;
@@ -32,6 +36,10 @@ public final class HealthyCensus {
     String trace = null;
     long from = Long.MIN_VALUE;
     long to = Long.MAX_VALUE;
+    int scrape = 0;
+    int interval = 0;
+    HealthStress.Noise noise = HealthStress.Noise.GAUSSIAN;
+    HealthStress.Cycle cycle = HealthStress.Cycle.SINE;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seeds" -> seeds = java.util.Arrays.stream(args[++i].split(","))
@@ -40,9 +48,15 @@ public final class HealthyCensus {
         case "--trace" -> trace = args[++i];
         case "--from" -> from = Instant.parse(args[++i]).toEpochMilli();
         case "--to" -> to = Instant.parse(args[++i]).toEpochMilli();
+        case "--scrape-seconds" -> scrape = Integer.parseInt(args[++i]);
+        case "--interval-seconds" -> interval = Integer.parseInt(args[++i]);
+        case "--noise" -> noise = HealthStress.noise(args[++i]);
+        case "--cycle" -> cycle = HealthStress.cycle(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
+    Family1 family = new Family1(FaultStress.NONE,
+        new HealthStress(scrape, interval, noise, cycle));
     int jobs = 0;
     int withAnomaly = 0;
     int anomalies = 0;
@@ -50,7 +64,7 @@ public final class HealthyCensus {
       if (!EvaluationSeeds.TRAIN.contains(seed)) {
         throw new IllegalArgumentException("seed " + seed + " is not a train seed");
       }
-      for (GeneratedScenario s : new Family1().scenarios(seed)) {
+      for (GeneratedScenario s : family.scenarios(seed)) {
         String name = s.truth().name();
         if (!name.startsWith(only) || !s.truth().healthy()) {
           continue;

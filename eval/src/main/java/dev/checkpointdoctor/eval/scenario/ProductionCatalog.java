@@ -32,11 +32,13 @@ final class ProductionCatalog {
 
   private final SplittableRandom rng;
   private final FaultStress stress;
+  private final HealthStress health;
   private final List<Drawn> out = new ArrayList<>();
 
-  private ProductionCatalog(long seed, FaultStress stress) {
+  private ProductionCatalog(long seed, FaultStress stress, HealthStress health) {
     this.rng = new SplittableRandom(seed * 0x5DEECE66DL + 11);
     this.stress = stress;
+    this.health = health;
   }
 
   static List<Drawn> all(long seed) {
@@ -48,7 +50,15 @@ final class ProductionCatalog {
    * {@link FaultStress#NONE}, so each job keeps its shape and only its fault changes.
    */
   static List<Drawn> all(long seed, FaultStress stress) {
-    ProductionCatalog c = new ProductionCatalog(seed, stress);
+    return all(seed, stress, HealthStress.NONE);
+  }
+
+  /**
+   * The corpus of one seed with the fault jobs and the healthy controls stressed; every draw is
+   * made as for the defaults, so each job keeps its shape and only the stressed part changes.
+   */
+  static List<Drawn> all(long seed, FaultStress stress, HealthStress health) {
+    ProductionCatalog c = new ProductionCatalog(seed, stress, health);
     c.faults();
     c.growth();
     c.controls();
@@ -194,8 +204,13 @@ final class ProductionCatalog {
   private void control(String name, Layout l, boolean unaligned, ProductionTraits traits,
       String what, double hours, int scrape, long startMs) {
     boolean incremental = l.shape != RocksDbShape.NONE && rng.nextDouble() < 0.7;
+    if (!health.none()) {
+      scrape = health.scrapeSeconds() > 0 ? health.scrapeSeconds() : scrape;
+      traits = traits.withHealthStress(health.noise(), health.cycle());
+    }
+    int interval = health.intervalSeconds() > 0 ? health.intervalSeconds() : l.interval;
     add(name, ScenarioManifest.HEALTHY, null, what, l, l.k8s, l.shape,
-        scrape, l.interval, incremental, unaligned, hours, 0, 1, traits, ScenarioKind.HEALTHY,
+        scrape, interval, incremental, unaligned, hours, 0, 1, traits, ScenarioKind.HEALTHY,
         startMs);
   }
 

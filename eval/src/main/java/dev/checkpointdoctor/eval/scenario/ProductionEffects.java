@@ -35,7 +35,12 @@ final class ProductionEffects {
     double hour = (t % (long) DAY_MS) / HOUR_MS;
     double x = 2 * Math.PI * (hour - traits.dailyPeakHour() + 6) / 24;
     // a peak in the working day and a shallower trough at night: two harmonics
-    double daily = 1 + traits.dailyAmplitude() * (0.85 * Math.sin(x) - 0.15 * Math.cos(2 * x));
+    double shape = 0.85 * Math.sin(x) - 0.15 * Math.cos(2 * x);
+    if (traits.cycleShape() == HealthStress.Cycle.STEEP) {
+      // flattened top and bottom: the morning climb and the evening drop take about 1.5 h
+      shape = Math.tanh(6 * shape) / Math.tanh(6);
+    }
+    double daily = 1 + traits.dailyAmplitude() * shape;
     return daily * (1 - traits.weekendDip() * weekendness(t));
   }
 

@@ -59,6 +59,9 @@ final class ScenarioSimulator {
   private final double storageBytesPerS;
   private final int hotSubtask;
 
+  // autocorrelated noise (HealthStress.Noise.AR): one state per noise draw of a scrape
+  private double[] arState = new double[64];
+  private int arNext;
   // slowly wandering load (AR(1) in log space)
   private double wander;
   // what the last tick computed
@@ -203,6 +206,7 @@ final class ScenarioSimulator {
 
   void run() {
     for (long t = startMs; t < endMs; t += stepMs) {
+      arNext = 0;
       tick(t);
       // every sample of a later scrape is stamped at or after its start
       rec.nothingBefore(t + stepMs);
@@ -233,7 +237,33 @@ final class ScenarioSimulator {
   }
 
   private double noise() {
-    return Math.exp(spec.noise() * gaussian());
+    return Math.exp(spec.noise() * switch (spec.traits().noise()) {
+      case GAUSSIAN -> gaussian();
+      case HEAVY -> heavy();
+      case AR -> autocorrelated();
+    });
+  }
+
+  /**
+   * Laplace with unit variance: exponential tails, so values several sigmas out come far more
+   * often than from a Gaussian, yet no draw turns a checkpoint of seconds into a timeout.
+   */
+  private double heavy() {
+    double u = rng.nextDouble() - 0.5;
+    return -Math.signum(u) * Math.log(1 - 2 * Math.abs(u)) / Math.sqrt(2);
+  }
+
+  /**
+   * AR(1) at 0.9 per scrape with unit variance: the n-th noise draw of a scrape continues the
+   * n-th of the previous one (the same series, as long as the draws come in the same order).
+   */
+  private double autocorrelated() {
+    if (arNext == arState.length) {
+      arState = java.util.Arrays.copyOf(arState, 2 * arState.length);
+    }
+    double z = 0.9 * arState[arNext] + Math.sqrt(1 - 0.81) * gaussian();
+    arState[arNext++] = z;
+    return z;
   }
 
   private double gaussian() {
