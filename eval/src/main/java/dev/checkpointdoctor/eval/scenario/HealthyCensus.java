@@ -27,6 +27,12 @@ import java.util.Locale;
  */
 public final class HealthyCensus {
   private static final double HOUR = 3_600_000.0;
+  private static final String USAGE = """
+      usage: HealthyCensus [--seeds 1,2,...] [--only PREFIX] [--trace SIGNAL@SCOPE --from ISO --to ISO]
+                           [--scrape-seconds S] [--interval-seconds I] [--noise gaussian|heavy|ar]
+                           [--cycle sine|steep]
+      Counts the anomalies family 1's healthy controls open (train seeds 1-10 only); the stress
+      options redraw the controls with another scrape, checkpoint interval, noise or daily cycle.""";
 
   private HealthyCensus() {}
 
@@ -52,7 +58,12 @@ public final class HealthyCensus {
         case "--interval-seconds" -> interval = Integer.parseInt(args[++i]);
         case "--noise" -> noise = HealthStress.noise(args[++i]);
         case "--cycle" -> cycle = HealthStress.cycle(args[++i]);
-        default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+        case "--help", "-h" -> {
+          System.out.println(USAGE);
+          return;
+        }
+        default -> throw new IllegalArgumentException("unknown argument " + args[i]
+            + "\n" + USAGE);
       }
     }
     Family1 family = new Family1(FaultStress.NONE,
