@@ -1,10 +1,10 @@
 package dev.checkpointdoctor.detector.cause;
 
 import dev.checkpointdoctor.detector.model.BaselineSummary;
-
 import dev.checkpointdoctor.detector.model.CauseHypothesis.Evidence;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Checkpoints stuck in their upload, from the signs of that itself: the last completed
@@ -114,19 +114,24 @@ final class CheckpointStorageSlowRule implements CauseRule {
    * anomaly that dates the trouble, and so lie in the earlier slice.
    */
   static double normalAge(JobEvidence job, CheckpointCadence cadence) {
-    SeriesHistory age = job.jobSeries(Signal.CHECKPOINT_AGE);
-    double[] earlier = job.earlier(age);
-    double normal = earlier.length >= JobEvidence.MIN_EARLIER ? Stats.quantile(earlier, 0.9)
-        : Double.NaN;
-    if (Double.isNaN(normal) && job.baseline(Signal.CHECKPOINT_AGE, "job") != null) {
-      normal = job.baseline(Signal.CHECKPOINT_AGE, "job").upper();
-    }
-    if (!Double.isNaN(cadence.intervalMs())) {
-      normal = Double.isNaN(normal) ? cadence.intervalMs() / 1000
-          : Math.max(normal, cadence.intervalMs() / 1000);
-    }
-    return normal;
+    return ageNormal(job, cadence, BaselineSummary::upper);
   }
+
+  /**
+   * The earlier ages' 90th percentile when there are enough of them, else what {@code young}
+   * reads from the age's baseline; never below the interval (NaN when nothing is known).
+   */
+  private static double ageNormal(JobEvidence job, CheckpointCadence cadence,
+      ToDoubleFunction<BaselineSummary> young) {
+    double[] earlier = job.earlier(job.jobSeries(Signal.CHECKPOINT_AGE));
+    BaselineSummary b = job.baseline(Signal.CHECKPOINT_AGE, "job");
+    double normal = earlier.length >= JobEvidence.MIN_EARLIER ? Stats.quantile(earlier, 0.9)
+        : b != null ? young.applyAsDouble(b) : Double.NaN;
+    double interval = cadence.intervalMs() / 1000;
+    return Double.isNaN(interval) ? normal : Double.isNaN(normal) ? interval
+        : Math.max(normal, interval);
+  }
+
 
   /**
    * Failures that are expiries: checkpoints overdue (the age of the last completed one well past
@@ -153,16 +158,8 @@ final class CheckpointStorageSlowRule implements CauseRule {
    * "normal"); never below the interval.
    */
   private static double usualAge(JobEvidence job) {
-    SeriesHistory age = job.jobSeries(Signal.CHECKPOINT_AGE);
-    double[] earlier = job.earlier(age);
-    BaselineSummary b = job.baseline(Signal.CHECKPOINT_AGE, "job");
-    double usual = earlier.length >= JobEvidence.MIN_EARLIER ? Stats.quantile(earlier, 0.9)
-        : b != null ? b.expected() : Double.NaN;
-    double interval = CheckpointCadence.of(job).intervalMs() / 1000;
-    return Double.isNaN(interval) ? usual : Double.isNaN(usual) ? interval
-        : Math.max(usual, interval);
+    return ageNormal(job, CheckpointCadence.of(job), BaselineSummary::expected);
   }
-
 
   /** A task busy this much is saturated: the job's throughput is its throughput. */
   static final double SATURATED_TASK_MS_PER_S = 900;

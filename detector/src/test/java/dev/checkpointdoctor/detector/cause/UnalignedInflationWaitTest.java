@@ -46,6 +46,14 @@ class UnalignedInflationWaitTest {
         .isEqualTo("unaligned_checkpoint_inflation");
   }
 
+  /** A job checkpointing unaligned every 2 min, ~5 MiB in flight, after its normal run. */
+  private static FlinkJobSim unalignedAtTwoMinutes(long seed) {
+    FlinkJobSim s = new FlinkJobSim(seed, 4, 2, 30, seed % 2 == 0);
+    s.intervalMs = 120_000;
+    s.run(0, NORMAL_MIN, (x, f) -> x.persisted = (5L << 20) * x.jitter());
+    return s;
+  }
+
   /**
    * The checkpoint triggered as the back-pressure began persists the old amount, the ones after
    * it the full buffers: tested together at the third checkpoint they fall short, and
@@ -55,9 +63,7 @@ class UnalignedInflationWaitTest {
   @ParameterizedTest
   @ValueSource(longs = {1, 2, 3})
   void theCheckpointBeforeTheBuffersFilledDoesNotHideTheInflation(long seed) {
-    FlinkJobSim s = new FlinkJobSim(seed, 4, 2, 30, seed % 2 == 0);
-    s.intervalMs = 120_000;
-    s.run(0, NORMAL_MIN, (x, f) -> x.persisted = (5L << 20) * x.jitter());
+    FlinkJobSim s = unalignedAtTwoMinutes(seed);
     List<String> named = named(s, 20, (x, f) -> {
       pressed(x);
       // full once the checkpoint in flight when the back-pressure began has completed
@@ -97,9 +103,7 @@ class UnalignedInflationWaitTest {
   @ParameterizedTest
   @ValueSource(longs = {1, 2, 3, 4})
   void oneCheckpointBetweenTheFullOnesDoesNotEndTheWait(long seed) {
-    FlinkJobSim s = new FlinkJobSim(seed, 4, 2, 30, seed % 2 == 0);
-    s.intervalMs = 120_000;
-    s.run(0, NORMAL_MIN, (x, f) -> x.persisted = (5L << 20) * x.jitter());
+    FlinkJobSim s = unalignedAtTwoMinutes(seed);
     List<String> named = named(s, 40, (x, f) -> {
       pressed(x);
       boolean eased = f / x.intervalMs == DIP_AT;
