@@ -140,7 +140,8 @@ final class SignalBook {
       // a checkpoint that runs a few times as long as usual now and then is not stuck
       Entry duration = job.entries.get(new Key(Signal.CHECKPOINT_DURATION, "job"));
       step = entry.tracker.observe(o.timestampMs(), o.value(), Double.POSITIVE_INFINITY, 1,
-          StuckCheckpoint.ageFrom(duration == null ? null : duration.tracker));
+          duration == null ? Double.NEGATIVE_INFINITY
+              : StuckCheckpoint.ageFrom(duration.tracker, duration.hourly));
     } else {
       step = entry.tracker.observe(o.timestampMs(), o.value());
     }

@@ -64,6 +64,36 @@ class StuckCheckpointTest {
     assertThat(opened.get(0).startedAtMs() - stuckAt).isLessThan(10 * 60_000L);
   }
 
+  @Test
+  void aJobThatCompletedAVerySlowCheckpointTakesTheNextOneInItsStride() {
+    normalCheckpoints(3 * 3_600_000L);
+    checkpoint(800_000); // eleven usual ones: the first in the job's life opens an anomaly
+    normalCheckpoints(30 * 3_600_000L); // long enough for the age band to forget it
+    int before = opened.size();
+
+    checkpoint(900_000); // a day later, about as slow again
+    normalCheckpoints(30 * 60_000L);
+
+    assertThat(before).isEqualTo(1);
+    assertThat(opened).hasSize(before);
+  }
+
+  @Test
+  void aStuckCheckpointAfterAVerySlowOneStillOpens() {
+    normalCheckpoints(3 * 3_600_000L);
+    checkpoint(800_000);
+    normalCheckpoints(30 * 3_600_000L);
+    int before = opened.size();
+    long stuckAt = t;
+    for (; t < stuckAt + 40 * 60_000L; t += SCRAPE_MS) {
+      age();
+    }
+
+    assertThat(opened).hasSize(before + 1);
+    // one and a half times the slowest completed one (20 min), then a few scrapes
+    assertThat(opened.get(before).startedAtMs() - stuckAt).isLessThan(25 * 60_000L);
+  }
+
   /** Back-to-back checkpoints of 60-80 s for {@code spanMs}. */
   private void normalCheckpoints(long spanMs) {
     long until = t + spanMs;
