@@ -18,17 +18,23 @@ import org.junit.jupiter.api.Test;
  */
 class StuckCheckpointTest {
   private static final long T0 = 1_796_000_000_000L;
-  private static final long SCRAPE_MS = 15_000;
 
   private final List<Anomaly> opened = new ArrayList<>();
+  private final List<Anomaly> resolved = new ArrayList<>();
   private final SignalBook book = new SignalBook(DetectorSettings.defaults(),
       new UnknownCauseDiagnoser(), List.of(new DetectorListener() {
         @Override
         public void anomalyOpened(Anomaly a) {
           opened.add(a);
         }
+
+        @Override
+        public void anomalyResolved(Anomaly a) {
+          resolved.add(a);
+        }
       }));
   private final Random rng = new Random(7);
+  private long scrapeMs = 15_000;
   private long t = T0;
   private long lastCompletionMs = T0;
   private long runningSinceMs = T0;
@@ -55,7 +61,7 @@ class StuckCheckpointTest {
   void aStuckCheckpointStillOpensAnAgeAnomalyBeforeItTimesOut() {
     normalCheckpoints(3 * 3_600_000L);
     long stuckAt = t;
-    for (; t < stuckAt + 15 * 60_000L; t += SCRAPE_MS) {
+    for (; t < stuckAt + 15 * 60_000L; t += scrapeMs) {
       age();
     }
 
@@ -85,7 +91,7 @@ class StuckCheckpointTest {
     normalCheckpoints(30 * 3_600_000L);
     int before = opened.size();
     long stuckAt = t;
-    for (; t < stuckAt + 40 * 60_000L; t += SCRAPE_MS) {
+    for (; t < stuckAt + 40 * 60_000L; t += scrapeMs) {
       age();
     }
 
@@ -105,7 +111,7 @@ class StuckCheckpointTest {
   /** One checkpoint of {@code durationMs} that starts as the last one completed. */
   private void checkpoint(long durationMs) {
     long completesAt = runningSinceMs + durationMs;
-    for (; t < completesAt; t += SCRAPE_MS) {
+    for (; t < completesAt; t += scrapeMs) {
       age();
     }
     lastCompletionMs = completesAt;
