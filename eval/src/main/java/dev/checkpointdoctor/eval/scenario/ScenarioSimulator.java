@@ -64,6 +64,9 @@ final class ScenarioSimulator {
   private int arNext;
   // slowly wandering load (AR(1) in log space)
   private double wander;
+  // a load regime of HealthStress.Noise.SLOW: its factor and when it ends
+  private double regime = 1;
+  private long regimeEndMs;
   // what the last tick computed
   private double theta = 1;
   private double load = 1;
@@ -241,7 +244,24 @@ final class ScenarioSimulator {
       case GAUSSIAN -> gaussian();
       case HEAVY -> heavy();
       case AR -> autocorrelated();
+      case SLOW -> gaussian();
     });
+  }
+
+  /**
+   * The load of {@link HealthStress.Noise#SLOW}: AR(1) in log space with a 15-minute e-folding
+   * time in event time (whatever the scrape) and a stationary spread of 7 %, and regimes that
+   * start at 0.1 per hour, shift the level by a log-normal 7 % and last 45 minutes on average.
+   */
+  private void wanderSlowly(long t) {
+    double phi = Math.exp(-stepMs / 900_000.0);
+    wander = phi * wander + 0.07 * Math.sqrt(1 - phi * phi) * gaussian();
+    if (regime != 1 && t >= regimeEndMs) {
+      regime = 1;
+    } else if (regime == 1 && rng.nextDouble() < 0.1 * stepMs / 3_600_000.0) {
+      regime = Math.exp(0.07 * gaussian());
+      regimeEndMs = t + (long) (-45 * 60_000 * Math.log(1 - rng.nextDouble()));
+    }
   }
 
   /**
@@ -322,13 +342,17 @@ final class ScenarioSimulator {
   }
 
   private void physics(long t, double f) {
-    wander = 0.97 * wander + 0.25 * spec.noise() * gaussian();
+    if (spec.traits().noise() == HealthStress.Noise.SLOW) {
+      wanderSlowly(t);
+    } else {
+      wander = 0.97 * wander + 0.25 * spec.noise() * gaussian();
+    }
     double daily = spec.control() == Control.DAILY_LOAD
         ? 1 + 0.4 * Math.sin(2 * Math.PI * (t - startMs) / 86_400_000.0) : 1;
     if (effects != null) {
       daily *= effects.cycle(t);
     }
-    load = daily * Math.exp(wander);
+    load = daily * Math.exp(wander) * regime;
     if (is(Fault.CHECKPOINT_INTERVAL_TOO_SHORT) && spec.traits().intervalAfterSeconds() <= 0) {
       load *= 1 + 1.0 * f * spec.severity(); // a backfill doubles the input
     }
