@@ -24,7 +24,7 @@ public final class AccuracyCommand {
                                         [--only PREFIX] [--write FILE] [OPTIONS]
                                         [--severity-scale X] [--onset-minutes M]
                                         [--scrape-seconds S] [--interval-seconds I]
-                                        [--parallelism P]
+                                        [--parallelism P] [--exporter-scrape-seconds E]
 
       Replays every scenario listed in DIR/manifest.json through the detector offline and
       prints a Markdown section (between <!-- scenarios:begin --> and <!-- scenarios:end -->):
@@ -58,6 +58,9 @@ public final class AccuracyCommand {
         --scrape-seconds S, --interval-seconds I, --parallelism P   family1 train seeds
                        only: every fault job is scraped every S s, checkpoints every I s or
                        runs P subtasks (on its drawn TaskManagers) instead of as drawn
+        --exporter-scrape-seconds E   family1 train seeds only: every fault job's
+                       node_exporter and cAdvisor are scraped about every E s (a multiple
+                       of its Flink scrape), Flink's reporter as drawn
 
       Options (as for the service):
       """.formatted(String.join(", ", Families.names()), seedList(EvaluationSeeds.DEFAULT),

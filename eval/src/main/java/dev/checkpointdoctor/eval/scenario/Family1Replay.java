@@ -11,11 +11,12 @@ import java.util.List;
  *
  * <pre>java -cp api/target/checkpoint-doctor.jar dev.checkpointdoctor.eval.scenario.Family1Replay
  *     --seed 1 --only disk_throttling_a[,...] [--severity-scale X] [--onset-minutes M]
- *     [--scrape-seconds S] [--interval-seconds I] [--parallelism P]</pre>
+ *     [--scrape-seconds S] [--interval-seconds I] [--parallelism P]
+ *     [--exporter-scrape-seconds E]</pre>
  *
  * <p>{@code --severity-scale}, {@code --onset-minutes}, {@code --scrape-seconds},
- * {@code --interval-seconds} and {@code --parallelism} stress the fault jobs as
- * {@code accuracy} does ({@link FaultStress}).
+ * {@code --interval-seconds}, {@code --parallelism} and {@code --exporter-scrape-seconds} stress
+ * the fault jobs as {@code accuracy} does ({@link FaultStress}).
  */
 public final class Family1Replay {
   private Family1Replay() {}
@@ -29,6 +30,7 @@ public final class Family1Replay {
     int scrape = 0;
     int interval = 0;
     int parallelism = 0;
+    int exporterScrape = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seed" -> seed = Long.parseLong(args[++i]);
@@ -39,6 +41,7 @@ public final class Family1Replay {
         case "--scrape-seconds" -> scrape = Integer.parseInt(args[++i]);
         case "--interval-seconds" -> interval = Integer.parseInt(args[++i]);
         case "--parallelism" -> parallelism = Integer.parseInt(args[++i]);
+        case "--exporter-scrape-seconds" -> exporterScrape = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
@@ -46,7 +49,7 @@ public final class Family1Replay {
       throw new IllegalArgumentException("seed " + seed + " is not a train seed");
     }
     for (GeneratedScenario s : new Family1(new FaultStress(scale, onset, scrape, interval,
-        parallelism)).scenarios(seed)) {
+        parallelism, exporterScrape)).scenarios(seed)) {
       String name = s.truth().name();
       if (!only.isEmpty() && only.stream().noneMatch(name::startsWith)) {
         continue;

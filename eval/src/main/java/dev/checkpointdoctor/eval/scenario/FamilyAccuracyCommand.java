@@ -17,7 +17,7 @@ import java.util.Set;
 final class FamilyAccuracyCommand {
   private static final String PER_JOB = "--per-job";
   private static final String STRESS = "--severity-scale, --onset-minutes, --scrape-seconds, "
-      + "--interval-seconds and --parallelism";
+      + "--interval-seconds, --parallelism and --exporter-scrape-seconds";
 
   private FamilyAccuracyCommand() {}
 
@@ -32,6 +32,7 @@ final class FamilyAccuracyCommand {
     int scrape = 0;
     int interval = 0;
     int parallelism = 0;
+    int exporterScrape = 0;
     boolean perJob = args.contains(PER_JOB);
     DetectorSettings settings;
     try {
@@ -40,7 +41,7 @@ final class FamilyAccuracyCommand {
       DetectorFlags.Parsed parsed = DetectorFlags.parse(rest,
           Set.of("--family", "--seeds", "--threads", "--write", "--only",
               "--severity-scale", "--onset-minutes", "--scrape-seconds", "--interval-seconds",
-              "--parallelism"), flags);
+              "--parallelism", "--exporter-scrape-seconds"), flags);
       String name = null;
       for (String p : parsed.positional()) {
         int eq = p.indexOf('=');
@@ -57,6 +58,7 @@ final class FamilyAccuracyCommand {
           case "--scrape-seconds" -> scrape = whole(flag, value);
           case "--interval-seconds" -> interval = whole(flag, value);
           case "--parallelism" -> parallelism = whole(flag, value);
+          case "--exporter-scrape-seconds" -> exporterScrape = whole(flag, value);
           default -> throw new UsageException("unexpected argument " + p
               + " (a scenario directory and --family exclude each other)");
         }
@@ -67,7 +69,7 @@ final class FamilyAccuracyCommand {
             + String.join(", ", Families.names()) + ")");
       }
       if (severityScale != 1 || onsetMinutes != 0 || scrape != 0 || interval != 0
-          || parallelism != 0) {
+          || parallelism != 0 || exporterScrape != 0) {
         if (!Family1.NAME.equals(family.name())) {
           throw new UsageException(STRESS + " stress family1's train faults only");
         }
@@ -76,7 +78,7 @@ final class FamilyAccuracyCommand {
         }
         try {
           family = new Family1(new FaultStress(severityScale, onsetMinutes, scrape, interval,
-              parallelism));
+              parallelism, exporterScrape));
         } catch (IllegalArgumentException e) {
           throw new UsageException(e.getMessage());
         }

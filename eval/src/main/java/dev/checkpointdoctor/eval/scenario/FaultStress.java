@@ -19,13 +19,16 @@ package dev.checkpointdoctor.eval.scenario;
  *     jobs keep their own lower bounds on it
  * @param parallelism when positive, every fault job runs with this parallelism instead of its
  *     drawn 2-16, on as many TaskManagers as drawn (at most one per subtask)
+ * @param exporterScrapeSeconds when positive, node_exporter and cAdvisor are scraped about this
+ *     often (the nearest whole multiple of the job's scrape, at least one) while Flink's
+ *     reporter keeps the job's scrape: production scrape jobs have scrape intervals of their own
  */
 public record FaultStress(double severityScale, double onsetMinutes, int scrapeSeconds,
-    int intervalSeconds, int parallelism) {
-  public static final FaultStress NONE = new FaultStress(1, 0, 0, 0, 0);
+    int intervalSeconds, int parallelism, int exporterScrapeSeconds) {
+  public static final FaultStress NONE = new FaultStress(1, 0, 0, 0, 0, 0);
 
   public FaultStress(double severityScale, double onsetMinutes) {
-    this(severityScale, onsetMinutes, 0, 0, 0);
+    this(severityScale, onsetMinutes, 0, 0, 0, 0);
   }
 
   public FaultStress {
@@ -41,6 +44,10 @@ public record FaultStress(double severityScale, double onsetMinutes, int scrapeS
     }
     if (intervalSeconds != 0 && (intervalSeconds < 10 || intervalSeconds > 3600)) {
       throw new IllegalArgumentException("interval must be 10-3600 s, got " + intervalSeconds);
+    }
+    if (exporterScrapeSeconds < 0 || exporterScrapeSeconds > 600) {
+      throw new IllegalArgumentException("exporter scrape must be 0-600 s, got "
+          + exporterScrapeSeconds);
     }
     if (parallelism < 0 || parallelism > 64) {
       throw new IllegalArgumentException("parallelism must be 0-64, got " + parallelism);

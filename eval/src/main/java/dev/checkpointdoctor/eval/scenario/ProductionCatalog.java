@@ -119,6 +119,10 @@ final class ProductionCatalog {
           + " s; checkpoints take ~" + Math.round(normal) + " s)";
     }
     double faultHours = f == Fault.STATE_GROWTH ? 8 : uniform(4, 6);
+    if (stress.exporterScrapeSeconds() > 0) {
+      traits = traits.withExporterEvery(
+          (int) Math.max(1, Math.round(stress.exporterScrapeSeconds() / (double) l.scrape)));
+    }
     add(f.causeId() + "_" + variant, f.causeId(), f, what, l, k8s, shape, l.scrape, interval,
         incremental, unaligned, NORMAL_HOURS, faultHours, severity, traits, ScenarioKind.FAULT,
         startOfDay());

@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The fault jobs' scrape, interval and parallelism knobs change those fault jobs only. */
+/**
+ * The fault jobs' scrape, exporter scrape, interval and parallelism knobs change those fault jobs
+ * only.
+ */
 class FaultStressTest {
   private static final long SEED = 3;
 
   @Test
   void noneDrawsTheDefaultCorpus() {
-    assertThat(ProductionCatalog.all(SEED, new FaultStress(1, 0, 0, 0, 0)))
+    assertThat(ProductionCatalog.all(SEED, new FaultStress(1, 0, 0, 0, 0, 0)))
         .isEqualTo(ProductionCatalog.all(SEED));
   }
 
@@ -19,7 +22,7 @@ class FaultStressTest {
   void faultJobsTakeTheScrapeIntervalAndParallelismOthersStayPut() {
     List<ProductionCatalog.Drawn> base = ProductionCatalog.all(SEED);
     List<ProductionCatalog.Drawn> stressed = ProductionCatalog.all(SEED,
-        new FaultStress(1, 0, 60, 240, 3));
+        new FaultStress(1, 0, 15, 240, 3, 60));
     assertThat(stressed).hasSameSizeAs(base);
     int faults = 0;
     for (int i = 0; i < base.size(); i++) {
@@ -30,7 +33,8 @@ class FaultStressTest {
         continue;
       }
       faults++;
-      assertThat(s.scrapeSeconds()).isEqualTo(60);
+      assertThat(s.scrapeSeconds()).isEqualTo(15);
+      assertThat(s.traits().exporterEvery()).isEqualTo(4);
       assertThat(s.parallelism()).isEqualTo(3);
       assertThat(s.taskManagers()).isLessThanOrEqualTo(3);
       assertThat(s.severity()).isEqualTo(b.severity());
