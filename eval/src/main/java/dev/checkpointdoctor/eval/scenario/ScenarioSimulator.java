@@ -618,9 +618,11 @@ final class ScenarioSimulator {
           }
         }
       }
-      emitNode(tm, t + nodeOffset[tm], f, dt);
+      // the exporters' counters count on every tick; only their scrapes may be sparser
+      boolean exporters = ((t - startMs) / stepMs) % spec.traits().exporterEvery() == 0;
+      emitNode(tm, t + nodeOffset[tm], f, dt, exporters);
       if (spec.kubernetes()) {
-        emitContainer(tm, t + nodeOffset[tm] + 3, f, dt);
+        emitContainer(tm, t + nodeOffset[tm] + 3, f, dt, exporters);
       }
     }
   }
@@ -749,7 +751,7 @@ final class ScenarioSimulator {
     return taskLabels(KEYED, i, tm, more);
   }
 
-  private void emitNode(int tm, long ts, double f, double dt) {
+  private void emitNode(int tm, long ts, double f, double dt, boolean scraped) {
     boolean throttled = is(Fault.DISK_THROTTLING) && onThrottledNode(tm);
     boolean stall = is(Fault.ROCKSDB_WRITE_STALL);
     boolean checkpointing = runTriggerMs >= 0;
@@ -788,6 +790,9 @@ final class ScenarioSimulator {
             "node-exporter", "node", topo.nodeNames[tm]}
         : new String[] {"device", topo.device, "instance", topo.nodeNames[tm] + ":9100", "job",
             "node"};
+    if (!scraped) {
+      return;
+    }
     rec.add("node_disk_reads_completed_total", l, ts, reads[tm]);
     rec.add("node_disk_writes_completed_total", l, ts, writes[tm]);
     rec.add("node_disk_written_bytes_total", l, ts, writtenBytes[tm]);
@@ -796,7 +801,7 @@ final class ScenarioSimulator {
     rec.add("node_disk_write_time_seconds_total", l, ts, round3(writeTime[tm]));
   }
 
-  private void emitContainer(int tm, long ts, double f, double dt) {
+  private void emitContainer(int tm, long ts, double f, double dt, boolean scraped) {
     double periods = Math.rint(10 * dt * uniform(0.9, 1.0));
     double ratio = Math.max(0, 0.01 + 0.01 * gaussian());
     if (is(Fault.CPU_THROTTLING) && cpuThrottled(tm)) {
@@ -807,6 +812,9 @@ final class ScenarioSimulator {
     String[] l = {"container", "flink-main-container", "image", "flink:" + spec.flinkVersion(),
         "instance", topo.nodeIps[tm] + ":10250", "job", "kubelet", "namespace", "streaming",
         "pod", topo.pods[tm]};
+    if (!scraped) {
+      return;
+    }
     rec.add("container_cpu_cfs_periods_total", l, ts, cfsPeriods[tm]);
     rec.add("container_cpu_cfs_throttled_periods_total", l, ts, cfsThrottled[tm]);
   }
