@@ -2,6 +2,7 @@ package dev.checkpointdoctor.detector.pipeline;
 
 import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.trend.HourlyHistory;
+import dev.checkpointdoctor.detector.trend.LoadFollowing;
 import dev.checkpointdoctor.detector.trend.LoadTrend;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -51,7 +52,8 @@ final class HistorySnapshot {
   /**
    * The hourly summaries an entry keeps, or null: fourteen days of the job-level checkpoint
    * signals whose trend is watched, and the last hours of every records-in rate, whose lasting
-   * rise the trend test takes out ({@link LoadTrend#lastingSlope}).
+   * rise the trend test takes out ({@link LoadTrend#lastingSlope}) as far as the signal followed
+   * the input in the hours before ({@link LoadFollowing}).
    */
   static HourlyHistory newHourly(Signal signal, String scope) {
     int hours = hoursKept(signal, scope);
@@ -62,8 +64,7 @@ final class HistorySnapshot {
     if (TrendWatch.watched(signal, scope)) {
       return HourlyHistory.HOURS;
     }
-    // one more than read: the newest closed hour is summarised only when the next one begins
-    return signal == Signal.RECORDS_IN ? LoadTrend.INPUT_HOURS + 1 : 0;
+    return signal == Signal.RECORDS_IN ? LoadFollowing.INPUT_HOURS_KEPT : 0;
   }
 
   static void restore(DetectorState.HistoryState s, SignalBook.Entry entry) {
