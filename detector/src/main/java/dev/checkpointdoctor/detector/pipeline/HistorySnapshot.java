@@ -2,7 +2,6 @@ package dev.checkpointdoctor.detector.pipeline;
 
 import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.trend.HourlyHistory;
-import dev.checkpointdoctor.detector.trend.LoadFollowing;
 import dev.checkpointdoctor.detector.trend.LoadTrend;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -52,8 +51,7 @@ final class HistorySnapshot {
   /**
    * The hourly summaries an entry keeps, or null: fourteen days of the job-level checkpoint
    * signals whose trend is watched, and the last hours of every records-in rate, whose lasting
-   * rise the trend test takes out ({@link LoadTrend#lastingSlope}) as far as the signal followed
-   * the input in the hours before ({@link LoadFollowing}).
+   * rise the trend test takes out ({@link LoadTrend#lastingSlope}).
    */
   static HourlyHistory newHourly(Signal signal, String scope) {
     int hours = hoursKept(signal, scope);
@@ -64,7 +62,8 @@ final class HistorySnapshot {
     if (TrendWatch.watched(signal, scope)) {
       return HourlyHistory.HOURS;
     }
-    return signal == Signal.RECORDS_IN ? LoadFollowing.INPUT_HOURS_KEPT : 0;
+    // one more than read: the newest closed hour is summarised only when the next one begins
+    return signal == Signal.RECORDS_IN ? LoadTrend.INPUT_HOURS + 1 : 0;
   }
 
   static void restore(DetectorState.HistoryState s, SignalBook.Entry entry) {

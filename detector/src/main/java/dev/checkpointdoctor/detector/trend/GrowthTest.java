@@ -78,11 +78,11 @@ public final class GrowthTest {
       long nowMs, InputHistories input, long deployedAtMs) {
     DailyProfile profile = hourly == null ? null : DailyProfile.fit(hourly, nowMs, deployedAtMs);
     GrowthReading recent = raw == null ? null
-        : recent(signal, raw, hourly, profile, nowMs, input, deployedAtMs);
+        : recent(signal, raw, profile, nowMs, input, deployedAtMs);
     if (recent != null && recent.growing() && profile != null) {
       // the daily profile knows the day, not the week's ramps nor a redeploy's new level: a
       // rise the input rate's own rise explains is no growth, whichever explanation finds it
-      GrowthReading byLoad = recent(signal, raw, hourly, null, nowMs, input, deployedAtMs);
+      GrowthReading byLoad = recent(signal, raw, null, nowMs, input, deployedAtMs);
       if (byLoad != null && !byLoad.growing()
           && byLoad.adjustment() == GrowthReading.Adjustment.INPUT_RATE) {
         recent = byLoad;
@@ -112,12 +112,8 @@ public final class GrowthTest {
     return signal == Signal.CHECKPOINT_DURATION ? DURATION_FACTOR : 1;
   }
 
-  /**
-   * @param hourly the signal's hourly medians, from which how closely it follows the input is
-   *     read ({@link LoadFollowing}), or null: then as if in full
-   */
-  static GrowthReading recent(Signal signal, SeriesHistory raw, HourlyHistory hourly,
-      DailyProfile profile, long nowMs, InputHistories input, long deployedAtMs) {
+  static GrowthReading recent(Signal signal, SeriesHistory raw, DailyProfile profile,
+      long nowMs, InputHistories input, long deployedAtMs) {
     int n = raw.size();
     double[] x = new double[n];
     double[] y = new double[n];
@@ -151,10 +147,6 @@ public final class GrowthTest {
       double lasting = LoadTrend.lastingSlope(input.hourly(), nowMs, deployedAtMs);
       if (lasting > load) {
         load = lasting;
-      }
-      if (load > 0) {
-        // only as much of the input's rise as the signal followed in the hours before
-        load *= LoadFollowing.upperBound(hourly, input.hourly(), nowMs, deployedAtMs);
       }
       if (load > 0) {
         logsAsObserved = false;

@@ -109,30 +109,13 @@ public final class LoadTrend {
     if (inputs == null || inputs.isEmpty()) {
       return Double.NaN;
     }
-    long newest = Math.floorDiv(nowMs, HourlyHistory.HOUR_MS) - 1; // the last closed hour
+    long hour = HourlyHistory.HOUR_MS;
+    long newest = Math.floorDiv(nowMs, hour) - 1; // the last closed hour
     long oldest = oldestHour(nowMs, deployedAtMs);
-    if (newest - oldest + 1 < MIN_HOURS) {
+    int span = (int) (newest - oldest + 1);
+    if (span < MIN_HOURS) {
       return Double.NaN;
     }
-    double[][] hours = pooledHours(inputs, oldest, newest, MIN_HOURS);
-    int k = hours[0].length;
-    // only the slope is read: its interval over a handful of hours says little
-    return k < MIN_HOURS ? Double.NaN
-        : SenSlope.fit(hours[0], hours[1], k, GrowthTest.CONFIDENCE).slope();
-  }
-
-  /**
-   * The input's level per closed hour in {@code [oldest, newest]} (hours since the epoch): every
-   * scope's hourly medians in logs, relative to that scope's own median over those hours, pooled
-   * per hour by the median across scopes. Scopes with fewer than {@code minHours} such hours are
-   * left out.
-   *
-   * @return {hours since the epoch, pooled log level}, hours with no scope left out
-   */
-  static double[][] pooledHours(List<HourlyHistory> inputs, long oldest, long newest,
-      int minHours) {
-    long hour = HourlyHistory.HOUR_MS;
-    int span = (int) Math.max(0, newest - oldest + 1);
     double[][] pooled = new double[span][inputs.size()];
     int[] filled = new int[span];
     double[] logs = new double[span];
@@ -149,7 +132,7 @@ public final class LoadTrend {
           n++;
         }
       }
-      if (n < minHours) {
+      if (n < MIN_HOURS) {
         continue;
       }
       double level = median(Arrays.copyOf(logs, n), n);
@@ -162,12 +145,13 @@ public final class LoadTrend {
     int k = 0;
     for (int b = 0; b < span; b++) {
       if (filled[b] > 0) {
-        x[k] = b + oldest;
+        x[k] = b;
         y[k] = median(pooled[b], filled[b]);
         k++;
       }
     }
-    return new double[][] {Arrays.copyOf(x, k), Arrays.copyOf(y, k)};
+    // only the slope is read: its interval over a handful of hours says little
+    return k < MIN_HOURS ? Double.NaN : SenSlope.fit(x, y, k, GrowthTest.CONFIDENCE).slope();
   }
 
   /**

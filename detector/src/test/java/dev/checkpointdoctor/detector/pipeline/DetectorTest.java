@@ -165,18 +165,18 @@ class DetectorTest {
         "0123456789abcdef0123456789abcdef", "job_name", "j", "subtask_index", "0",
         "task_name", "keyed", "task_id", "t0");
     long h = dev.checkpointdoctor.detector.trend.HourlyHistory.HOUR_MS;
-    for (long t = T0; t < T0 + 20 * h; t += 60_000L) {
+    for (long t = T0; t < T0 + 10 * h; t += 60_000L) {
       d.accept(in, new long[] {t}, new double[] {1000 + (t - T0) / 60_000L});
       d.endBatch();
     }
     DetectorState.HistoryState saved = recordsIn(d.snapshot());
     var hours = dev.checkpointdoctor.detector.trend.HourlyHistory.readFrom(
         new java.io.DataInputStream(new java.io.ByteArrayInputStream(saved.hourly())),
-        dev.checkpointdoctor.detector.trend.LoadFollowing.INPUT_HOURS_KEPT);
+        dev.checkpointdoctor.detector.trend.LoadTrend.INPUT_HOURS + 1);
     assertThat(hours.hours()).as("closed hours kept").isEqualTo(
-        dev.checkpointdoctor.detector.trend.LoadFollowing.INPUT_HOURS_KEPT);
+        dev.checkpointdoctor.detector.trend.LoadTrend.INPUT_HOURS + 1);
     assertThat(hours.median(hours.hours() - 1)).as("the last closed hour")
-        .isBetween(1000.0 + 18 * 60, 1000.0 + 20 * 60);
+        .isBetween(1000.0 + 8 * 60, 1000.0 + 10 * 60);
 
     Detector restored = new Detector(SignalCatalog.defaults(), SETTINGS,
         DetectorStateCodec.decode(DetectorStateCodec.encode(d.snapshot())));
