@@ -142,7 +142,7 @@ final class SignalBook {
       Entry duration = job.entries.get(new Key(Signal.CHECKPOINT_DURATION, "job"));
       step = entry.tracker.observe(o.timestampMs(), o.value(), Double.POSITIVE_INFINITY, 1,
           duration == null ? Double.NEGATIVE_INFINITY : StuckCheckpoint.ageFrom(
-              duration.tracker, entry.open == null ? duration.hourly : null));
+              duration.tracker, entry.open == null ? duration.hourly : null, o.value()));
     } else {
       step = entry.tracker.observe(o.timestampMs(), o.value());
     }

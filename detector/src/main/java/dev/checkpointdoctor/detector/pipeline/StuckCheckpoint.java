@@ -42,8 +42,10 @@ final class StuckCheckpoint {
    *
    * @param duration the job's checkpoint duration tracker (milliseconds), or null
    * @param durations the same signal's hourly summaries, or null
+   * @param age the age being judged: below the usual bound the slowest completed checkpoint
+   *     cannot change the answer, so its fourteen days are not scanned on every scrape
    */
-  static double ageFrom(SignalTracker duration, HourlyHistory durations) {
+  static double ageFrom(SignalTracker duration, HourlyHistory durations, double age) {
     if (duration == null || !duration.ready()) {
       return Double.NEGATIVE_INFINITY;
     }
@@ -52,7 +54,10 @@ final class StuckCheckpoint {
       return Double.NEGATIVE_INFINITY;
     }
     double usual = USUAL_DURATIONS * b.upper() / 1000.0;
-    double slowest = durations == null ? Double.NaN : durations.largest();
+    if (durations == null || age < usual) {
+      return usual;
+    }
+    double slowest = durations.largest();
     return slowest > 0 ? Math.max(usual, SLOWEST_COMPLETED * slowest / 1000.0) : usual;
   }
 }
