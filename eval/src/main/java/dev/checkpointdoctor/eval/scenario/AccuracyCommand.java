@@ -25,6 +25,7 @@ public final class AccuracyCommand {
                                         [--severity-scale X] [--onset-minutes M]
                                         [--scrape-seconds S] [--interval-seconds I]
                                         [--parallelism P] [--exporter-scrape-seconds E]
+                                        [--noise gaussian|heavy|ar|slow]
 
       Replays every scenario listed in DIR/manifest.json through the detector offline and
       prints a Markdown section (between <!-- scenarios:begin --> and <!-- scenarios:end -->):
@@ -61,6 +62,10 @@ public final class AccuracyCommand {
         --exporter-scrape-seconds E   family1 train seeds only: every fault job's
                        node_exporter and cAdvisor are scraped about every E s (a multiple
                        of its Flink scrape), Flink's reporter as drawn
+        --noise MODEL  family1 train seeds only: every fault job's per-sample noise is
+                       gaussian (as drawn), heavy (Laplace tails), ar (AR(1) 0.9 per
+                       scrape: runs of high or low values) or slow (the load wanders over
+                       ~15 min with 45-min regimes)
 
       Options (as for the service):
       """.formatted(String.join(", ", Families.names()), seedList(EvaluationSeeds.DEFAULT),

@@ -12,10 +12,11 @@ import java.util.List;
  * <pre>java -cp api/target/checkpoint-doctor.jar dev.checkpointdoctor.eval.scenario.Family1Replay
  *     --seed 1 --only disk_throttling_a[,...] [--severity-scale X] [--onset-minutes M]
  *     [--scrape-seconds S] [--interval-seconds I] [--parallelism P]
- *     [--exporter-scrape-seconds E]</pre>
+ *     [--exporter-scrape-seconds E] [--noise gaussian|heavy|ar|slow]</pre>
  *
  * <p>{@code --severity-scale}, {@code --onset-minutes}, {@code --scrape-seconds},
- * {@code --interval-seconds}, {@code --parallelism} and {@code --exporter-scrape-seconds} stress
+ * {@code --interval-seconds}, {@code --parallelism}, {@code --exporter-scrape-seconds} and
+ * {@code --noise} stress
  * the fault jobs as {@code accuracy} does ({@link FaultStress}).
  */
 public final class Family1Replay {
@@ -31,6 +32,7 @@ public final class Family1Replay {
     int interval = 0;
     int parallelism = 0;
     int exporterScrape = 0;
+    HealthStress.Noise noise = HealthStress.Noise.GAUSSIAN;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seed" -> seed = Long.parseLong(args[++i]);
@@ -42,6 +44,7 @@ public final class Family1Replay {
         case "--interval-seconds" -> interval = Integer.parseInt(args[++i]);
         case "--parallelism" -> parallelism = Integer.parseInt(args[++i]);
         case "--exporter-scrape-seconds" -> exporterScrape = Integer.parseInt(args[++i]);
+        case "--noise" -> noise = HealthStress.noise(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
@@ -49,7 +52,7 @@ public final class Family1Replay {
       throw new IllegalArgumentException("seed " + seed + " is not a train seed");
     }
     for (GeneratedScenario s : new Family1(new FaultStress(scale, onset, scrape, interval,
-        parallelism, exporterScrape)).scenarios(seed)) {
+        parallelism, exporterScrape, noise)).scenarios(seed)) {
       String name = s.truth().name();
       if (!only.isEmpty() && only.stream().noneMatch(name::startsWith)) {
         continue;

@@ -17,7 +17,7 @@ import java.util.Set;
 final class FamilyAccuracyCommand {
   private static final String PER_JOB = "--per-job";
   private static final String STRESS = "--severity-scale, --onset-minutes, --scrape-seconds, "
-      + "--interval-seconds, --parallelism and --exporter-scrape-seconds";
+      + "--interval-seconds, --parallelism, --exporter-scrape-seconds and --noise";
 
   private FamilyAccuracyCommand() {}
 
@@ -33,6 +33,7 @@ final class FamilyAccuracyCommand {
     int interval = 0;
     int parallelism = 0;
     int exporterScrape = 0;
+    HealthStress.Noise noise = HealthStress.Noise.GAUSSIAN;
     boolean perJob = args.contains(PER_JOB);
     DetectorSettings settings;
     try {
@@ -41,7 +42,7 @@ final class FamilyAccuracyCommand {
       DetectorFlags.Parsed parsed = DetectorFlags.parse(rest,
           Set.of("--family", "--seeds", "--threads", "--write", "--only",
               "--severity-scale", "--onset-minutes", "--scrape-seconds", "--interval-seconds",
-              "--parallelism", "--exporter-scrape-seconds"), flags);
+              "--parallelism", "--exporter-scrape-seconds", "--noise"), flags);
       String name = null;
       for (String p : parsed.positional()) {
         int eq = p.indexOf('=');
@@ -59,6 +60,7 @@ final class FamilyAccuracyCommand {
           case "--interval-seconds" -> interval = whole(flag, value);
           case "--parallelism" -> parallelism = whole(flag, value);
           case "--exporter-scrape-seconds" -> exporterScrape = whole(flag, value);
+          case "--noise" -> noise = noiseModel(value);
           default -> throw new UsageException("unexpected argument " + p
               + " (a scenario directory and --family exclude each other)");
         }
@@ -69,7 +71,7 @@ final class FamilyAccuracyCommand {
             + String.join(", ", Families.names()) + ")");
       }
       if (severityScale != 1 || onsetMinutes != 0 || scrape != 0 || interval != 0
-          || parallelism != 0 || exporterScrape != 0) {
+          || parallelism != 0 || exporterScrape != 0 || noise != HealthStress.Noise.GAUSSIAN) {
         if (!Family1.NAME.equals(family.name())) {
           throw new UsageException(STRESS + " stress family1's train faults only");
         }
@@ -78,7 +80,7 @@ final class FamilyAccuracyCommand {
         }
         try {
           family = new Family1(new FaultStress(severityScale, onsetMinutes, scrape, interval,
-              parallelism, exporterScrape));
+              parallelism, exporterScrape, noise));
         } catch (IllegalArgumentException e) {
           throw new UsageException(e.getMessage());
         }
@@ -182,6 +184,14 @@ final class FamilyAccuracyCommand {
       // reported below
     }
     throw new UsageException(flag + ": expected a positive number, got '" + v + "'");
+  }
+
+  private static HealthStress.Noise noiseModel(String v) throws UsageException {
+    try {
+      return HealthStress.noise(v);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--noise: expected gaussian, heavy, ar or slow, got '" + v + "'");
+    }
   }
 
   private static int whole(String flag, String v) throws UsageException {

@@ -22,13 +22,22 @@ package dev.checkpointdoctor.eval.scenario;
  * @param exporterScrapeSeconds when positive, node_exporter and cAdvisor are scraped about this
  *     often (the nearest whole multiple of the job's scrape, at least one) while Flink's
  *     reporter keeps the job's scrape: production scrape jobs have scrape intervals of their own
+ * @param noise the per-sample noise of every fault job ({@link HealthStress.Noise}): the train
+ *     faults ride on independent noise, so a rule can name them while it would read a fault in
+ *     wandering noise (runs of high values, a load that drifts) as a consequence's cause
  */
 public record FaultStress(double severityScale, double onsetMinutes, int scrapeSeconds,
-    int intervalSeconds, int parallelism, int exporterScrapeSeconds) {
+    int intervalSeconds, int parallelism, int exporterScrapeSeconds, HealthStress.Noise noise) {
   public static final FaultStress NONE = new FaultStress(1, 0, 0, 0, 0, 0);
 
   public FaultStress(double severityScale, double onsetMinutes) {
     this(severityScale, onsetMinutes, 0, 0, 0, 0);
+  }
+
+  public FaultStress(double severityScale, double onsetMinutes, int scrapeSeconds,
+      int intervalSeconds, int parallelism, int exporterScrapeSeconds) {
+    this(severityScale, onsetMinutes, scrapeSeconds, intervalSeconds, parallelism,
+        exporterScrapeSeconds, HealthStress.Noise.GAUSSIAN);
   }
 
   public FaultStress {
@@ -48,6 +57,9 @@ public record FaultStress(double severityScale, double onsetMinutes, int scrapeS
     if (exporterScrapeSeconds < 0 || exporterScrapeSeconds > 600) {
       throw new IllegalArgumentException("exporter scrape must be 0-600 s, got "
           + exporterScrapeSeconds);
+    }
+    if (noise == null) {
+      throw new IllegalArgumentException("noise model must be given");
     }
     if (parallelism < 0 || parallelism > 64) {
       throw new IllegalArgumentException("parallelism must be 0-64, got " + parallelism);

@@ -119,6 +119,9 @@ final class ProductionCatalog {
           + " s; checkpoints take ~" + Math.round(normal) + " s)";
     }
     double faultHours = f == Fault.STATE_GROWTH ? 8 : uniform(4, 6);
+    if (stress.noise() != HealthStress.Noise.GAUSSIAN) {
+      traits = traits.withHealthStress(stress.noise(), traits.cycleShape());
+    }
     if (stress.exporterScrapeSeconds() > 0) {
       traits = traits.withExporterEvery(
           (int) Math.max(1, Math.round(stress.exporterScrapeSeconds() / (double) l.scrape)));

@@ -45,4 +45,25 @@ class FaultStressTest {
     }
     assertThat(faults).isEqualTo(2 * ScenarioSpec.Fault.values().length);
   }
+
+  @Test
+  void faultJobsTakeTheNoiseModelOthersStayPut() {
+    List<ProductionCatalog.Drawn> base = ProductionCatalog.all(SEED);
+    List<ProductionCatalog.Drawn> stressed = ProductionCatalog.all(SEED,
+        new FaultStress(1, 0, 0, 0, 0, 0, HealthStress.Noise.AR));
+    assertThat(stressed).hasSameSizeAs(base);
+    for (int i = 0; i < base.size(); i++) {
+      ScenarioSpec b = base.get(i).spec();
+      ScenarioSpec s = stressed.get(i).spec();
+      if (base.get(i).kind() != ScenarioKind.FAULT) {
+        assertThat(s).isEqualTo(b);
+        continue;
+      }
+      assertThat(b.traits().noise()).isEqualTo(HealthStress.Noise.GAUSSIAN);
+      assertThat(s.traits().noise()).isEqualTo(HealthStress.Noise.AR);
+      assertThat(s.traits().cycleShape()).isEqualTo(b.traits().cycleShape());
+      assertThat(s.severity()).isEqualTo(b.severity());
+      assertThat(s.scrapeSeconds()).isEqualTo(b.scrapeSeconds());
+    }
+  }
 }
