@@ -37,6 +37,8 @@ final class UnalignedInflationRule implements CauseRule {
    * #needed} of them have completed. The buffers fill only once the job is back-pressured, which
    * may be minutes after the first sign of trouble (a sink slowing down is busy first): read from
    * the trouble's onset, the checkpoints of those minutes hide the inflation for as long again.
+   * Against the checkpoints before them when those before the trouble have aged out of the
+   * raw history ({@link #uncarried}).
    */
   static Change sincePressed(JobEvidence job, SeriesHistory h) {
     if (h == null) {
@@ -47,12 +49,24 @@ final class UnalignedInflationRule implements CauseRule {
       return null; // the same slice the job-wide judgment read
     }
     double[] recent = JobEvidence.slice(h, from, Long.MAX_VALUE);
-    double[] before = job.earlier(h);
+    double[] before = uncarried(job, h, from);
     int needed = needed(before);
     if (needed < 0 || recent.length < needed || before.length < JobEvidence.MIN_EARLIER) {
       return null;
     }
     return JobEvidence.againstEarlier(h, recent, before);
+  }
+
+  /**
+   * The checkpoints the inflation is judged against: those from before the trouble, else, when
+   * the trouble is older than the raw history and they have aged out of it (a back-pressure
+   * that came and went for an hour or two before the buffers stayed full), all those before the
+   * checkpoints began to carry the buffers.
+   */
+  static double[] uncarried(JobEvidence job, SeriesHistory h, long from) {
+    double[] before = job.earlier(h);
+    return before.length >= JobEvidence.MIN_EARLIER ? before
+        : JobEvidence.slice(h, Long.MIN_VALUE, from);
   }
 
   /**
@@ -127,7 +141,7 @@ final class UnalignedInflationRule implements CauseRule {
     // that could decide, one taken as the back-pressure eased or before the buffers filled
     // (the old amount) keeps it short. Within its normal, it is plain back-pressure only once
     // as many checkpoints as could have shown an inflation have not.
-    int decidable = needed(before);
+    int decidable = needed(uncarried(job, h, from));
     boolean out = decidable >= 0 && job.onset(h, true) >= 0;
     int needed = decidable < 0 ? MIN_CHECKPOINTS : out ? MAX_CHECKPOINTS : decidable;
     if (since >= needed) {

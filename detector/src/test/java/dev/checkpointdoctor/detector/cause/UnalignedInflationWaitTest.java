@@ -114,4 +114,31 @@ class UnalignedInflationWaitTest {
 
   /** The interval (from the fault on) whose checkpoint persists the usual in-flight data. */
   static final long DIP_AT = 2;
+
+  /**
+   * Back-pressure for two hours whose buffers the checkpoints do not carry yet (the in-flight
+   * data stays at its usual amount), then the buffers stay full: by then the checkpoints from
+   * before the trouble have aged out of the raw history, and the inflation is judged against the
+   * checkpoints before the buffers were carried. It used to wait until the inflated checkpoints
+   * outnumbered the two hours of usual ones.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3})
+  void inflationAfterLongBackPressureIsJudgedAgainstTheCheckpointsBeforeIt(long seed) {
+    FlinkJobSim s = new FlinkJobSim(seed, 4, 2, 30, seed % 2 == 0);
+    s.intervalMs = 180_000;
+    s.run(0, 3 * 60, (x, f) -> x.persisted = (5L << 20) * x.jitter());
+    named(s, 120, (x, f) -> {
+      pressed(x);
+      x.persisted = (5L << 20) * x.jitter();
+    });
+    List<String> named = named(s, 30, (x, f) -> {
+      pressed(x);
+      x.persisted = (120L << 20) * x.jitter();
+    });
+    String last = s.detector.diagnosis(s.job).map(CauseRankerScenarioTest::describe).orElse("");
+    assertThat(named).as("causes named in turn; last diagnosis:%n%s", last)
+        .contains("unaligned_checkpoint_inflation");
+    assertThat(named.get(named.size() - 1)).isEqualTo("unaligned_checkpoint_inflation");
+  }
 }
