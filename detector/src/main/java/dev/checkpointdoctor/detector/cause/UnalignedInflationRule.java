@@ -49,7 +49,7 @@ final class UnalignedInflationRule implements CauseRule {
       return null; // the same slice the job-wide judgment read
     }
     double[] recent = JobEvidence.slice(h, from, Long.MAX_VALUE);
-    double[] before = uncarried(job, h, from);
+    double[] before = uncarried(job, h);
     int needed = needed(before);
     if (needed < 0 || recent.length < needed || before.length < JobEvidence.MIN_EARLIER) {
       return null;
@@ -60,13 +60,16 @@ final class UnalignedInflationRule implements CauseRule {
   /**
    * The checkpoints the inflation is judged against: those from before the trouble, else, when
    * the trouble is older than the raw history and they have aged out of it (a back-pressure
-   * that came and went for an hour or two before the buffers stayed full), all those before the
-   * checkpoints began to carry the buffers.
+   * that came and went for an hour or two before the buffers stayed full), those before the
+   * in-flight data left its normal. Not those before the back-pressure's latest onset, which
+   * moves with the subtask that is most back-pressured at the moment and may include inflated
+   * checkpoints.
    */
-  static double[] uncarried(JobEvidence job, SeriesHistory h, long from) {
+  static double[] uncarried(JobEvidence job, SeriesHistory h) {
     double[] before = job.earlier(h);
-    return before.length >= JobEvidence.MIN_EARLIER ? before
-        : JobEvidence.slice(h, Long.MIN_VALUE, from);
+    long departed = job.onset(h, true);
+    return before.length >= JobEvidence.MIN_EARLIER || departed < 0 ? before
+        : JobEvidence.slice(h, Long.MIN_VALUE, departed);
   }
 
   /**
@@ -141,7 +144,7 @@ final class UnalignedInflationRule implements CauseRule {
     // that could decide, one taken as the back-pressure eased or before the buffers filled
     // (the old amount) keeps it short. Within its normal, it is plain back-pressure only once
     // as many checkpoints as could have shown an inflation have not.
-    int decidable = needed(uncarried(job, h, from));
+    int decidable = needed(uncarried(job, h));
     boolean out = decidable >= 0 && job.onset(h, true) >= 0;
     int needed = decidable < 0 ? MIN_CHECKPOINTS : out ? MAX_CHECKPOINTS : decidable;
     if (since >= needed) {
