@@ -17,8 +17,22 @@ import java.util.concurrent.atomic.AtomicLong;
  * 4xx answers are dropped as Prometheus does.
  */
 public final class LoadDriver {
-  /** Bodies per connection, in sending order; {@code warmupBodies[c]} of them are warm-up. */
-  public record Workload(List<List<Body>> perConnection, int[] warmupBodies, long totalSamples) {}
+  /**
+   * Bodies per connection, in sending order; {@code warmupBodies[c]} of them are warm-up;
+   * {@code rounds[c][i]} is the scrape round of body {@code i} of connection {@code c}.
+   */
+  public record Workload(List<List<Body>> perConnection, int[] warmupBodies, long totalSamples,
+      int[][] rounds) {}
+
+  /**
+   * How many scrape rounds (of 15 s event time) one connection may run ahead of the slowest.
+   * Prometheus' shards send what one scrape produced within moments of each other; connections
+   * left to race apart send event times hours apart, which a store that bounds out-of-order
+   * appends refuses: Prometheus 2.42 answers "too old sample" with 500 for samples more than its
+   * out-of-order window (10 min here) behind the newest, the retries of a lagging connection let
+   * the others run further ahead, and a whole run stalled in 30 s retries (2026-12-06, fc7ee08).
+   */
+  static final int MAX_ROUNDS_APART = 4;
 
   /** What one run measured. */
   public record Result(long acceptedSamples, long rejectedSamples, long requests, double seconds,
@@ -43,24 +57,28 @@ public final class LoadDriver {
       shards.get(i % connections).add(all.get(i));
     }
     List<List<Body>> per = new ArrayList<>();
+    int[][] roundOf = new int[connections][];
     int[] warm = new int[connections];
     long samples = 0;
     for (int c = 0; c < connections; c++) {
       List<Body> bodies = new ArrayList<>();
+      List<Integer> bodyRounds = new ArrayList<>();
       for (int r = 0; r < warmupRounds + rounds; r++) {
         if (r == warmupRounds) {
           warm[c] = bodies.size();
         }
         for (Body b : factory.round(shards.get(c), r, t0, samplesPerBody)) {
           bodies.add(b);
+          bodyRounds.add(r);
           if (r >= warmupRounds) {
             samples += b.samples();
           }
         }
       }
       per.add(bodies);
+      roundOf[c] = bodyRounds.stream().mapToInt(Integer::intValue).toArray();
     }
-    return new Workload(per, warm, samples);
+    return new Workload(per, warm, samples, roundOf);
   }
 
   /** Sends the workload to {@code http://host:port/path}; gives up on a connection after maxSeconds. */
@@ -80,6 +98,7 @@ public final class LoadDriver {
     });
     List<Thread> threads = new ArrayList<>();
     List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    RoundGate gate = new RoundGate(n);
     for (int c = 0; c < n; c++) {
       final int conn = c;
       Thread t = new Thread(() -> {
@@ -96,6 +115,7 @@ public final class LoadDriver {
               break;
             }
             Body b = bodies.get(i);
+            gate.enter(conn, w.rounds()[conn][i]);
             long t0 = System.nanoTime();
             int code = http.post(b.bytes());
             while (code >= 500 && System.nanoTime() - t0 < 30e9) {
@@ -112,6 +132,8 @@ public final class LoadDriver {
           }
         } catch (Exception e) {
           failures.add(e);
+        } finally {
+          gate.leave(conn); // the others no longer wait for this one
         }
         latencies[conn] = lat;
         counts[conn] = k;
@@ -137,6 +159,39 @@ public final class LoadDriver {
     return new Result(accepted.get(), rejected.get(), total,
         (end.get() - start.get()) / 1e9, percentile(all, 0.50) / 1000,
         percentile(all, 0.99) / 1000, retries.get());
+  }
+
+  /** Keeps the connections within {@link #MAX_ROUNDS_APART} rounds of each other. */
+  static final class RoundGate {
+    private final int[] sending;
+
+    RoundGate(int connections) {
+      sending = new int[connections];
+    }
+
+    /** Waits until every other connection is at most MAX_ROUNDS_APART rounds behind round. */
+    synchronized void enter(int conn, int round) throws InterruptedException {
+      while (slowest() < round - MAX_ROUNDS_APART) {
+        wait();
+      }
+      if (round != sending[conn]) {
+        sending[conn] = round;
+        notifyAll();
+      }
+    }
+
+    synchronized void leave(int conn) {
+      sending[conn] = Integer.MAX_VALUE;
+      notifyAll();
+    }
+
+    private int slowest() {
+      int min = Integer.MAX_VALUE;
+      for (int r : sending) {
+        min = Math.min(min, r);
+      }
+      return min;
+    }
   }
 
   private static long percentile(long[] sorted, double q) {

@@ -171,7 +171,7 @@ public final class GrowthTest {
       for (int i = 0; i < k; i++) {
         observed[i] = Math.log(v[i]);
       }
-      fitOfLogs = SenSlope.fit(x, observed, k, CONFIDENCE);
+      fitOfLogs = SenSlope.line(x, observed, k); // its line is read, not its interval
       step = StepCheck.stepFitsBetter(x, observed, k, fitOfLogs);
     }
     log = log.widened(SlowNoise.inflation(x, y, k, log));
@@ -269,7 +269,7 @@ public final class GrowthTest {
   private static GrowthReading reading(Signal signal, GrowthReading.Window window, long first,
       long last, double[] x, double[] v, int n, SenSlope.Fit log, SenSlope.Fit fitOfLogs,
       GrowthReading.Adjustment adjustment, boolean step, double rate, double floor) {
-    SenSlope.Fit line = SenSlope.fit(x, v, n, CONFIDENCE);
+    SenSlope.Fit line = SenSlope.line(x, v, n); // its slope and level only
     int edge = Math.max(1, n / 10);
     double fromValue = median(v, 0, edge);
     double toValue = median(v, n - edge, n);
@@ -304,7 +304,7 @@ public final class GrowthTest {
       for (int i = 0; i < n; i++) {
         logs[i] = Math.log(v[i]);
       }
-      log = SenSlope.fit(x, logs, n, CONFIDENCE);
+      log = SenSlope.line(x, logs, n);
     }
     double[] a = new double[n];
     double[] b = new double[n];

@@ -151,7 +151,7 @@ public final class LoadTrend {
       }
     }
     // only the slope is read: its interval over a handful of hours says little
-    return k < MIN_HOURS ? Double.NaN : SenSlope.fit(x, y, k, GrowthTest.CONFIDENCE).slope();
+    return k < MIN_HOURS ? Double.NaN : SenSlope.line(x, y, k).slope();
   }
 
   /**

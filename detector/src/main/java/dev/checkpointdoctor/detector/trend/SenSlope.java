@@ -59,6 +59,20 @@ public final class SenSlope {
    * @param confidence two-sided level of the interval, e.g. 0.9
    */
   public static Fit fit(double[] x, double[] y, int n, double confidence) {
+    return fit(x, y, n, confidence, true);
+  }
+
+  /**
+   * The line alone: the same slope and level as {@link #fit}, bit for bit, with the interval
+   * left unbounded (-infinity, +infinity) instead of read off the pair slopes, for callers that
+   * read only the line ({@link Fit#at}, {@link Fit#slope}). Selecting the median alone narrows
+   * the pair slopes far more than selecting it with the interval's bounds, which lie apart.
+   */
+  public static Fit line(double[] x, double[] y, int n) {
+    return fit(x, y, n, Double.NaN, false);
+  }
+
+  private static Fit fit(double[] x, double[] y, int n, double confidence, boolean interval) {
     if (n < 2) {
       double level = n == 1 ? y[0] : Double.NaN;
       return new Fit(0, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, level, n);
@@ -81,9 +95,13 @@ public final class SenSlope {
       return new Fit(0, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, median(y, used), m);
     }
     // four ranks of the pairs are read: selecting them is linear, sorting all of them was not
-    double c = c(m, confidence);
-    long lowRank = (long) Math.floor((k - c) / 2); // 1-based rank of the lower bound
-    long highRank = (long) Math.ceil((k + c) / 2) + 1; // 1-based rank of the upper bound
+    long lowRank = 0; // 1-based rank of the lower bound; none without an interval
+    long highRank = (long) k + 1; // 1-based rank of the upper bound
+    if (interval) {
+      double c = c(m, confidence);
+      lowRank = (long) Math.floor((k - c) / 2);
+      highRank = (long) Math.ceil((k + c) / 2) + 1;
+    }
     int[] ranks = new int[4];
     int r = 0;
     if (lowRank >= 1) {

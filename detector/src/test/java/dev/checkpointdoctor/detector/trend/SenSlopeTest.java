@@ -143,6 +143,39 @@ class SenSlopeTest {
     }
   }
 
+  /**
+   * The line alone is the fit's line, bit for bit (the trend test reads only the line of most of
+   * its fits), with an unbounded interval, on the same shapes (thinned ones included, where the
+   * pair slopes are many enough to be narrowed around the median).
+   */
+  @Test
+  void theLineAloneIsTheFitsLine() {
+    Random rnd = new Random(13);
+    for (int trial = 0; trial < 300; trial++) {
+      int n = 2 + rnd.nextInt(trial % 3 == 0 ? 500 : 40);
+      double[] x = new double[n];
+      double[] y = new double[n];
+      for (int i = 0; i < n; i++) {
+        x[i] = trial % 5 == 0 ? i / 4 : i * 0.25 - 3;
+        y[i] = switch (trial % 4) {
+          case 0 -> 3 + 0.2 * x[i] + rnd.nextGaussian();
+          case 1 -> 7;
+          case 2 -> rnd.nextInt(4);
+          default -> Math.log(1 + i + rnd.nextInt(3));
+        };
+      }
+      double[] sorted = sortedDefinition(x, y, n, 0.99);
+      SenSlope.Fit line = SenSlope.line(x, y, n);
+      assertThat(Double.doubleToRawLongBits(line.slope())).as("trial %d", trial)
+          .isEqualTo(Double.doubleToRawLongBits(sorted[0]));
+      assertThat(Double.doubleToRawLongBits(line.atZero())).as("trial %d", trial)
+          .isEqualTo(Double.doubleToRawLongBits(sorted[3]));
+      assertThat(line.lower()).isEqualTo(Double.NEGATIVE_INFINITY);
+      assertThat(line.upper()).isEqualTo(Double.POSITIVE_INFINITY);
+      assertThat(line.n()).isEqualTo(Math.min(n, SenSlope.MAX_POINTS));
+    }
+  }
+
   /** Slope, lower, upper and level as the definition reads them off all sorted pair slopes. */
   private static double[] sortedDefinition(double[] x, double[] y, int n, double confidence) {
     int m = Math.min(n, SenSlope.MAX_POINTS);
