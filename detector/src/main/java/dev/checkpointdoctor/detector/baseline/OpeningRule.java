@@ -20,13 +20,21 @@ import java.io.IOException;
  *       be long enough that a scope with its out-of-band rate makes one by chance about once in
  *       {@code 1 / CHANCE} observations ({@code k >= log(CHANCE) / log(rate)}); what that adds to
  *       the prior rate's three is added to {@code openAfter}. The rate starts from the prior.
+ *       Noise that wanders stays out once out ({@link SerialDependence}): with the lag-1
+ *       correlation {@code rho} of the scope's baseline window, a run of {@code k} comes by
+ *       chance at {@code rate * persistence^(k-1)}, and {@code k} grows until that is {@code
+ *       CHANCE}. Independent noise ({@code rho} 0) keeps {@code rate^k}. The correlation is the
+ *       window's, known before the scope ever left its band, not learnt from excursions (which
+ *       during a fault would teach that runs are common).
  *   <li>"Far out" is at least {@link #STRONG_BAND} band half-widths from the expected value, and
  *       beyond what the scope's own excursions reach more often than once in {@code 1 /
  *       sqrt(CHANCE)} observations ({@link ExcursionTail}), so two far-out ones in a row are as
  *       rare as {@code CHANCE}: a subtask whose in-flight data has a heavy tail, or a series with
  *       bursts, must go further out than a calm one. Until a scope has been watched for {@link
  *       #TAIL_KNOWN} observations its tail is unknown and nothing counts as far out: an isolated
- *       slow checkpoint or two early in a job's life do not open anything.
+ *       slow checkpoint or two early in a job's life do not open anything. In noise that wanders
+ *       far-out observations come in runs too, and more of them in a row are needed ({@code
+ *       runLength(FAR_OUT_SHARE, rho)}).
  * </ul>
  *
  * Not thread-safe.
@@ -63,10 +71,15 @@ final class OpeningRule {
    *     when it is not
    * @param distance {@code |value - expected| / halfWidth} (anything for an observation inside)
    * @param openAfter the configured run length
+   * @param window the scope's baseline, asked for the lag-1 correlation of its noise ({@link
+   *     RobustBaseline#serialCorrelation}) only by a run long enough to open with independent
+   *     noise; it holds the run's observations but this one (learned at the band's edge), which
+   *     are left out
    * @return true when the run opens an anomaly; its side and start stay readable until the next
    *     call or {@link #clear}
    */
-  boolean observe(long tsMs, int at, double distance, int openAfter) {
+  boolean observe(long tsMs, int at, double distance, int openAfter,
+      RobustBaseline window) {
     // a scope's far-out distance is known once it has been watched for a while
     boolean farOut = at != 0 && tail.seen() >= TAIL_KNOWN && distance >= farOutDistance();
     tail.add(at != 0 ? distance : 0);
@@ -85,8 +98,17 @@ final class OpeningRule {
     rate += (1 - rate) / RATE_MEMORY;
     outside++;
     strong = farOut ? strong + 1 : 0;
-    boolean opens = outside >= openAfter + extra(rateBeforeRun)
-        || strong >= Math.min(STRONG_OPEN_AFTER, openAfter);
+    boolean longRun = outside >= openAfter + extra(rateBeforeRun);
+    boolean far = strong >= Math.min(STRONG_OPEN_AFTER, openAfter);
+    if (longRun || far) {
+      // enough for independent noise; noise that wanders stays out once out, far out too
+      double rho = window.serialCorrelation(outside - 1);
+      if (rho > 0) {
+        longRun = longRun && outside >= openAfter + extra(rateBeforeRun, rho);
+        far = far && strong >= Math.min(runLength(FAR_OUT_SHARE, rho), openAfter);
+      }
+    }
+    boolean opens = longRun || far;
     if (opens) {
       // the run was an anomaly, not noise: the rate forgets it
       rate = rateBeforeRun;
@@ -108,19 +130,45 @@ final class OpeningRule {
   }
 
   private static int extra(double rate) {
-    return Math.max(0, runLength(rate) - runLength(PRIOR_RATE));
+    return extra(rate, 0);
+  }
+
+  /**
+   * With a wandering noise, the rate is taken as at least the prior: a run of {@code openAfter}
+   * is what the prior rate allows independent noise, however calm the scope has been since, and
+   * the same prior with the scope's correlation sets the least a wandering scope needs. (Its
+   * excursions come in clusters: a long calm stretch between them says little about the next.)
+   */
+  private static int extra(double rate, double rho) {
+    double r = rho > 0 ? Math.max(rate, PRIOR_RATE) : rate;
+    return Math.max(0, runLength(r, rho) - runLength(PRIOR_RATE));
   }
 
   /** The shortest run a scope with this rate makes by chance at most once in CHANCE. */
   static int runLength(double rate) {
+    return runLength(rate, 0);
+  }
+
+  /**
+   * The shortest run a scope with this rate, whose noise correlates by {@code rho} from one
+   * observation to the next, makes by chance at most once in CHANCE: {@code rate *
+   * persistence^(k-1) <= CHANCE}, which is {@code rate^k} for {@code rho} 0.
+   */
+  static int runLength(double rate, double rho) {
     if (rate <= 0) {
       return 1;
     }
     if (rate >= 0.5) {
       return MAX_NEEDED;
     }
-    // a hair below the exact ratio, so the priors give exactly 3 and 2
-    double k = Math.log(CHANCE) / Math.log(rate) - 1e-9;
+    double q = SerialDependence.persistence(rate, rho);
+    if (q >= 1) {
+      return MAX_NEEDED;
+    }
+    // a hair below the exact ratio, so the priors give exactly 3 and 2; independent noise
+    // (q = rate) by the very formula it always had
+    double k = (q == rate ? Math.log(CHANCE) / Math.log(rate)
+        : 1 + Math.log(CHANCE / rate) / Math.log(q)) - 1e-9;
     return (int) Math.min(MAX_NEEDED, Math.max(1, Math.ceil(k)));
   }
 

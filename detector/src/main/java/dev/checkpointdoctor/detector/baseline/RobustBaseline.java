@@ -323,6 +323,24 @@ public final class RobustBaseline {
     return observations;
   }
 
+  /**
+   * The lag-1 correlation of the window's values in the order they were learned ({@link
+   * SerialDependence#assuredRho}): how much this scope's noise wanders. Costs a pass over the
+   * window; asked only when a run of out-of-band values is about to open an anomaly.
+   *
+   * @param newest the newest values to leave out: a pending run's own (each learned at its band
+   *     edge), which would make any noise look as if it stayed out
+   */
+  double serialCorrelation(int newest) {
+    int n = Math.max(0, count - newest);
+    int oldest = count < windowSize ? 0 : head;
+    double[] arrival = new double[n];
+    for (int k = 0; k < n; k++) {
+      arrival[k] = valueAt((oldest + k) % windowSize);
+    }
+    return SerialDependence.assuredRho(arrival, n);
+  }
+
   /** Observations currently in the window, {@code min(observations, windowSize)}. */
   public int windowCount() {
     return count;

@@ -293,7 +293,7 @@ public final class SignalTracker {
     }
 
     double distance = Math.abs(value - band.expected()) / band.halfWidth();
-    if (opening.observe(tsMs, side, distance, settings().openAfter())) {
+    if (opening.observe(tsMs, side, distance, settings().openAfter(), baseline)) {
       open = true;
       openSide = side;
       openStartMs = opening.startMs();
