@@ -22,6 +22,14 @@ final class SerialDependence {
    * its runs.
    */
   static final double ASSURANCE = 2.0;
+  /**
+   * Least correlation (after the doubt) that counts: the prior out-of-band rate the run count
+   * rests on (1 %) is far above what a band of four deviations lets independent noise out, and
+   * that slack covers a mild correlation, such as a load's slow drift in family 1 and the corpus
+   * (0.13-0.37 before their faults, where counting it delayed state_growth_b past 15 min and
+   * lost interval_too_short_a's cause).
+   */
+  static final double MIN_RHO = 0.4;
   /** Highest correlation used: a window that looks like a random walk is not taken as one. */
   static final double MAX_RHO = 0.95;
 
@@ -29,8 +37,8 @@ final class SerialDependence {
 
   /**
    * The lag-1 autocorrelation of {@code values} (oldest first) around their least-squares line,
-   * less {@link #ASSURANCE} standard errors ({@code 1 / sqrt(n)}), in {@code [0, MAX_RHO]}: 0 for
-   * independent noise and for a window too short to tell. The line takes out the slope of a
+   * less {@link #ASSURANCE} standard errors ({@code 1 / sqrt(n)}), 0 below {@link #MIN_RHO}, at
+   * most {@link #MAX_RHO}: 0 for independent noise and for a window too short to tell. The line takes out the slope of a
    * load cycle across the window, which is no wandering of the noise.
    *
    * @param n values used, the first {@code n} of the array
@@ -67,7 +75,7 @@ final class SerialDependence {
       return 0; // a flat window (or one of huge values): nothing wanders
     }
     double rho = lagged / squares - ASSURANCE / Math.sqrt(n);
-    return Math.max(0, Math.min(MAX_RHO, rho));
+    return rho < MIN_RHO ? 0 : Math.min(MAX_RHO, rho);
   }
 
   /**

@@ -39,6 +39,14 @@ class SerialDependenceTest {
   }
 
   @Test
+  void aMildCorrelationCountsAsNone() {
+    // the band's slack over the prior rate covers it (a load's slow drift)
+    for (long seed = 0; seed < 50; seed++) {
+      assertThat(SerialDependence.assuredRho(ar(seed, 120, 0.3, 0), 120)).isZero();
+    }
+  }
+
+  @Test
   void aSlopeAcrossTheWindowIsNoWandering() {
     // a load cycle's climb of ten noise deviations across the window
     int quiet = 0;
