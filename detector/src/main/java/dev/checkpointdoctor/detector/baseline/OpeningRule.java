@@ -73,8 +73,8 @@ final class OpeningRule {
    * @param openAfter the configured run length
    * @param window the scope's baseline, asked for the lag-1 correlation of its noise ({@link
    *     RobustBaseline#serialCorrelation}) only by a run long enough to open with independent
-   *     noise; it holds the run's observations but this one (learned at the band's edge), which
-   *     are left out
+   *     noise; the run's observations but this one are in it, learned clipped at the band's
+   *     edge, and left out of the correlation as all clipped values are
    * @return true when the run opens an anomaly; its side and start stay readable until the next
    *     call or {@link #clear}
    */
@@ -102,7 +102,7 @@ final class OpeningRule {
     boolean far = strong >= Math.min(STRONG_OPEN_AFTER, openAfter);
     if (longRun || far) {
       // enough for independent noise; noise that wanders stays out once out, far out too
-      double rho = window.serialCorrelation(outside - 1);
+      double rho = window.serialCorrelation();
       if (rho > 0) {
         longRun = longRun && outside >= openAfter + extra(rateBeforeRun, rho);
         far = far && strong >= Math.min(runLength(FAR_OUT_SHARE, rho), openAfter);

@@ -304,7 +304,8 @@ public final class SignalTracker {
       return step(tsMs, value, band, score, true, Transition.OPENED);
     }
     // closed: learn winsorized, so neither a spike nor a pending run drags the median
-    baseline.learn(tsMs, Math.min(Math.max(value, band.lower()), band.upper()));
+    double learned = Math.min(Math.max(value, band.lower()), band.upper());
+    baseline.learn(tsMs, learned, learned != value);
     return step(tsMs, value, band, score, outside, Transition.NONE);
   }
 

@@ -454,6 +454,25 @@ class SignalTrackerTest {
     assertThat(b.runStartMs()).isEqualTo(ts(40));
   }
 
+  /**
+   * The values a rise was clipped to stay marked across a snapshot: restored as plain values, ten
+   * equal ones would read as noise that wanders, and the drop would need a longer run.
+   */
+  @Test
+  void snapshotKeepsWhichValuesWereClipped() throws IOException {
+    SignalTracker original = new SignalTracker(Signal.RECORDS_IN, DEFAULTS);
+    feedNormal(original, 0, 40);
+    for (int i = 40; i < 50; i++) {
+      original.observe(ts(i), 3000); // learned clipped at the upper edge, 1100
+    }
+    SignalTracker copy = roundTrip(original, Signal.RECORDS_IN);
+    for (int i = 50; i < 53; i++) {
+      assertThat(copy.observe(ts(i), 300)).isEqualTo(original.observe(ts(i), 300));
+    }
+    assertThat(copy.open()).isTrue();
+    assertThat(copy.view()).isEqualTo(original.view());
+  }
+
   @Test
   void snapshotOfAFreshTrackerRoundTrips() throws IOException {
     SignalTracker fresh = new SignalTracker(Signal.RECORDS_IN, DEFAULTS);
