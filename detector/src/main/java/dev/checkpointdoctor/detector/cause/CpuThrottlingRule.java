@@ -21,7 +21,7 @@ final class CpuThrottlingRule implements CauseRule {
     Finding f = new Finding(cause());
     Change cpu = GcPressureRule.strongest(job, Signal.CPU_THROTTLING);
     if (cpu == null || !cpu.higher()) {
-      return f;
+      return untested(job, f);
     }
     if (!cpu.higherBy(Signal.CPU_THROTTLING.absoluteFloor())) {
       return rising(job, f, cpu);
@@ -67,6 +67,33 @@ final class CpuThrottlingRule implements CauseRule {
         + "(%s), not yet %s points above it.", cpu.scope(), Fmt.pct(cpu.now()),
         JobEvidence.clock(since), Fmt.pct(cpu.before()), cpu.test(true),
         Fmt.num(Signal.CPU_THROTTLING.absoluteFloor() * 100)));
+  }
+
+  /**
+   * A container whose throttled share has left its band but has too few samples since the
+   * trouble began for the test to decide (see {@link JobEvidence#riseNotYetTestable}): a
+   * kubelet scraped every 60 s beside Flink every 15 s has one or two samples when the
+   * back-pressure the quota causes has eight. Its consequences wait for the next samples, at
+   * most a few scrapes of the kubelet, instead of being named first.
+   */
+  private static Finding untested(JobEvidence job, Finding f) {
+    long since = -1;
+    SeriesHistory at = null;
+    for (SeriesHistory h : job.histories(Signal.CPU_THROTTLING)) {
+      long s = job.riseNotYetTestable(h);
+      if (s >= 0 && (since < 0 || s < since)) {
+        since = s;
+        at = h;
+      }
+    }
+    if (at == null || job.now() - since > PENDING_AT_MOST_MS) {
+      return f;
+    }
+    f.onset(since, JobEvidence.spacing(at), Signal.CPU_THROTTLING.id());
+    return f.pending(String.format("%s is CPU-throttled in %s of CFS periods since %s, above its "
+        + "normal, but %d sample(s) since then are too few to test yet.", at.scope(),
+        Fmt.pct(at.value(at.size() - 1)), JobEvidence.clock(since),
+        JobEvidence.count(at, since, Long.MAX_VALUE)));
   }
 
   /**

@@ -340,6 +340,32 @@ final class JobEvidence {
   }
 
   /**
+   * When {@code h} left its normal upward, if it has too few values since then for a test to
+   * decide whether it rose (fewer than {@link RankTests#fewestToDecide} against its earlier
+   * ones), else -1. A series scraped less often than others, or later within the same scrape
+   * interval (cAdvisor and node_exporter beside Flink's reporter), has one or two values out of
+   * its normal when the others have several: its test cannot be significant yet, the more so as
+   * a short present is padded with values from before the departure ({@link #present}), while
+   * the consequences it causes already are.
+   */
+  long riseNotYetTestable(SeriesHistory h) {
+    if (h == null) {
+      return -1;
+    }
+    long since = onset(h, true);
+    if (since < 0) {
+      return -1;
+    }
+    double[] before = earlier(h);
+    if (before.length < MIN_EARLIER) {
+      return -1;
+    }
+    int needed = RankTests.fewestToDecide(before.length, RankTests.dependence(before, before),
+        Change.ALPHA, MIN_RECENT);
+    return needed > 0 && count(h, since, Long.MAX_VALUE) < needed ? since : -1;
+  }
+
+  /**
    * When {@code h} rose above its own earlier values (their 95th percentile), or -1 with too few
    * of them or when it is within them now. Unlike {@link #onset}, not held back by the signal's
    * floor on the band's width: a sign that ramps up from a quiet normal leaves its own range well

@@ -137,10 +137,12 @@ final class SignalBook {
       step = entry.tracker.observe(o.timestampMs(), o.value(), Double.POSITIVE_INFINITY,
           inputLoad(entry));
     } else if (entry.key.signal == Signal.CHECKPOINT_AGE && "job".equals(entry.key.scope)) {
-      // a checkpoint that runs a few times as long as usual now and then is not stuck
+      // a checkpoint that runs a few times as long as usual now and then is not stuck; once
+      // stuck, the slow ones completing meanwhile must not end the anomaly
       Entry duration = job.entries.get(new Key(Signal.CHECKPOINT_DURATION, "job"));
       step = entry.tracker.observe(o.timestampMs(), o.value(), Double.POSITIVE_INFINITY, 1,
-          StuckCheckpoint.ageFrom(duration == null ? null : duration.tracker));
+          duration == null ? Double.NEGATIVE_INFINITY : StuckCheckpoint.ageFrom(
+              duration.tracker, entry.open == null ? duration.hourly : null, o.value()));
     } else {
       step = entry.tracker.observe(o.timestampMs(), o.value());
     }

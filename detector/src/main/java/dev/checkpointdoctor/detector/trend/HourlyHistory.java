@@ -197,6 +197,20 @@ public final class HourlyHistory {
     return openCount;
   }
 
+  /**
+   * The largest observation held, closed hours and the open one together (NaN when none): over
+   * fourteen days, the slowest checkpoint a job completed.
+   */
+  public double largest() {
+    double m = openCount > 0 ? openMax : Double.NaN;
+    for (int i = 0; i < size; i++) {
+      if (count[slot(i)] > 0 && !(max[slot(i)] <= m)) {
+        m = max[slot(i)];
+      }
+    }
+    return m;
+  }
+
   /** Start of the oldest hour held (closed or open), or {@code Long.MIN_VALUE} when empty. */
   public long firstHourStartMs() {
     return size > 0 ? hourStartMs(0) : openHourStartMs();

@@ -18,17 +18,23 @@ import org.junit.jupiter.api.Test;
  */
 class StuckCheckpointTest {
   private static final long T0 = 1_796_000_000_000L;
-  private static final long SCRAPE_MS = 15_000;
 
   private final List<Anomaly> opened = new ArrayList<>();
+  private final List<Anomaly> resolved = new ArrayList<>();
   private final SignalBook book = new SignalBook(DetectorSettings.defaults(),
       new UnknownCauseDiagnoser(), List.of(new DetectorListener() {
         @Override
         public void anomalyOpened(Anomaly a) {
           opened.add(a);
         }
+
+        @Override
+        public void anomalyResolved(Anomaly a) {
+          resolved.add(a);
+        }
       }));
   private final Random rng = new Random(7);
+  private long scrapeMs = 15_000;
   private long t = T0;
   private long lastCompletionMs = T0;
   private long runningSinceMs = T0;
@@ -55,13 +61,43 @@ class StuckCheckpointTest {
   void aStuckCheckpointStillOpensAnAgeAnomalyBeforeItTimesOut() {
     normalCheckpoints(3 * 3_600_000L);
     long stuckAt = t;
-    for (; t < stuckAt + 15 * 60_000L; t += SCRAPE_MS) {
+    for (; t < stuckAt + 15 * 60_000L; t += scrapeMs) {
       age();
     }
 
     assertThat(opened).extracting(Anomaly::signal).containsExactly(Signal.CHECKPOINT_AGE);
     // six of the usual checkpoints (the duration band ends near 100 s), then three scrapes
     assertThat(opened.get(0).startedAtMs() - stuckAt).isLessThan(10 * 60_000L);
+  }
+
+  @Test
+  void aJobThatCompletedAVerySlowCheckpointTakesTheNextOneInItsStride() {
+    normalCheckpoints(3 * 3_600_000L);
+    checkpoint(800_000); // eleven usual ones: the first in the job's life opens an anomaly
+    normalCheckpoints(30 * 3_600_000L); // long enough for the age band to forget it
+    int before = opened.size();
+
+    checkpoint(900_000); // a day later, about as slow again
+    normalCheckpoints(30 * 60_000L);
+
+    assertThat(before).isEqualTo(1);
+    assertThat(opened).hasSize(before);
+  }
+
+  @Test
+  void aStuckCheckpointAfterAVerySlowOneStillOpens() {
+    normalCheckpoints(3 * 3_600_000L);
+    checkpoint(800_000);
+    normalCheckpoints(30 * 3_600_000L);
+    int before = opened.size();
+    long stuckAt = t;
+    for (; t < stuckAt + 40 * 60_000L; t += scrapeMs) {
+      age();
+    }
+
+    assertThat(opened).hasSize(before + 1);
+    // one and a half times the slowest completed one (20 min), then a few scrapes
+    assertThat(opened.get(before).startedAtMs() - stuckAt).isLessThan(25 * 60_000L);
   }
 
   /** Back-to-back checkpoints of 60-80 s for {@code spanMs}. */
@@ -75,7 +111,7 @@ class StuckCheckpointTest {
   /** One checkpoint of {@code durationMs} that starts as the last one completed. */
   private void checkpoint(long durationMs) {
     long completesAt = runningSinceMs + durationMs;
-    for (; t < completesAt; t += SCRAPE_MS) {
+    for (; t < completesAt; t += scrapeMs) {
       age();
     }
     lastCompletionMs = completesAt;

@@ -23,6 +23,8 @@ public final class AccuracyCommand {
              checkpoint-doctor accuracy --family NAME [--seeds 1,2] [--threads N] [--per-job]
                                         [--only PREFIX] [--write FILE] [OPTIONS]
                                         [--severity-scale X] [--onset-minutes M]
+                                        [--scrape-seconds S] [--interval-seconds I]
+                                        [--parallelism P] [--exporter-scrape-seconds E]
 
       Replays every scenario listed in DIR/manifest.json through the detector offline and
       prints a Markdown section (between <!-- scenarios:begin --> and <!-- scenarios:end -->):
@@ -53,6 +55,12 @@ public final class AccuracyCommand {
                        time, how much shorter a too-short interval is); 1 = the corpus as is
         --onset-minutes M   family1 train seeds only: every fault reaches its full level
                        linearly over M minutes (a gradual onset); default its drawn ramp
+        --scrape-seconds S, --interval-seconds I, --parallelism P   family1 train seeds
+                       only: every fault job is scraped every S s, checkpoints every I s or
+                       runs P subtasks (on its drawn TaskManagers) instead of as drawn
+        --exporter-scrape-seconds E   family1 train seeds only: every fault job's
+                       node_exporter and cAdvisor are scraped about every E s (a multiple
+                       of its Flink scrape), Flink's reporter as drawn
 
       Options (as for the service):
       """.formatted(String.join(", ", Families.names()), seedList(EvaluationSeeds.DEFAULT),

@@ -10,10 +10,13 @@ import java.util.List;
  * the held-out seeds are refused.
  *
  * <pre>java -cp api/target/checkpoint-doctor.jar dev.checkpointdoctor.eval.scenario.Family1Replay
- *     --seed 1 --only disk_throttling_a[,...] [--severity-scale X] [--onset-minutes M]</pre>
+ *     --seed 1 --only disk_throttling_a[,...] [--severity-scale X] [--onset-minutes M]
+ *     [--scrape-seconds S] [--interval-seconds I] [--parallelism P]
+ *     [--exporter-scrape-seconds E]</pre>
  *
- * <p>{@code --severity-scale} and {@code --onset-minutes} stress the fault jobs as
- * {@code accuracy} does ({@link FaultStress}).
+ * <p>{@code --severity-scale}, {@code --onset-minutes}, {@code --scrape-seconds},
+ * {@code --interval-seconds}, {@code --parallelism} and {@code --exporter-scrape-seconds} stress
+ * the fault jobs as {@code accuracy} does ({@link FaultStress}).
  */
 public final class Family1Replay {
   private Family1Replay() {}
@@ -24,6 +27,10 @@ public final class Family1Replay {
     String probe = null;
     double scale = 1;
     double onset = 0;
+    int scrape = 0;
+    int interval = 0;
+    int parallelism = 0;
+    int exporterScrape = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seed" -> seed = Long.parseLong(args[++i]);
@@ -31,13 +38,18 @@ public final class Family1Replay {
         case "--probe" -> probe = args[++i];
         case "--severity-scale" -> scale = Double.parseDouble(args[++i]);
         case "--onset-minutes" -> onset = Double.parseDouble(args[++i]);
+        case "--scrape-seconds" -> scrape = Integer.parseInt(args[++i]);
+        case "--interval-seconds" -> interval = Integer.parseInt(args[++i]);
+        case "--parallelism" -> parallelism = Integer.parseInt(args[++i]);
+        case "--exporter-scrape-seconds" -> exporterScrape = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
     if (!EvaluationSeeds.TRAIN.contains(seed)) {
       throw new IllegalArgumentException("seed " + seed + " is not a train seed");
     }
-    for (GeneratedScenario s : new Family1(new FaultStress(scale, onset)).scenarios(seed)) {
+    for (GeneratedScenario s : new Family1(new FaultStress(scale, onset, scrape, interval,
+        parallelism, exporterScrape)).scenarios(seed)) {
       String name = s.truth().name();
       if (!only.isEmpty() && only.stream().noneMatch(name::startsWith)) {
         continue;

@@ -16,6 +16,8 @@ import java.util.Set;
  */
 final class FamilyAccuracyCommand {
   private static final String PER_JOB = "--per-job";
+  private static final String STRESS = "--severity-scale, --onset-minutes, --scrape-seconds, "
+      + "--interval-seconds, --parallelism and --exporter-scrape-seconds";
 
   private FamilyAccuracyCommand() {}
 
@@ -27,6 +29,10 @@ final class FamilyAccuracyCommand {
     String only = null;
     double severityScale = 1;
     double onsetMinutes = 0;
+    int scrape = 0;
+    int interval = 0;
+    int parallelism = 0;
+    int exporterScrape = 0;
     boolean perJob = args.contains(PER_JOB);
     DetectorSettings settings;
     try {
@@ -34,7 +40,8 @@ final class FamilyAccuracyCommand {
       rest.removeIf(PER_JOB::equals);
       DetectorFlags.Parsed parsed = DetectorFlags.parse(rest,
           Set.of("--family", "--seeds", "--threads", "--write", "--only",
-              "--severity-scale", "--onset-minutes"), flags);
+              "--severity-scale", "--onset-minutes", "--scrape-seconds", "--interval-seconds",
+              "--parallelism", "--exporter-scrape-seconds"), flags);
       String name = null;
       for (String p : parsed.positional()) {
         int eq = p.indexOf('=');
@@ -48,6 +55,10 @@ final class FamilyAccuracyCommand {
           case "--only" -> only = value;
           case "--severity-scale" -> severityScale = positive(flag, value);
           case "--onset-minutes" -> onsetMinutes = positive(flag, value);
+          case "--scrape-seconds" -> scrape = whole(flag, value);
+          case "--interval-seconds" -> interval = whole(flag, value);
+          case "--parallelism" -> parallelism = whole(flag, value);
+          case "--exporter-scrape-seconds" -> exporterScrape = whole(flag, value);
           default -> throw new UsageException("unexpected argument " + p
               + " (a scenario directory and --family exclude each other)");
         }
@@ -57,17 +68,17 @@ final class FamilyAccuracyCommand {
         throw new UsageException("unknown family " + name + " (known: "
             + String.join(", ", Families.names()) + ")");
       }
-      if (severityScale != 1 || onsetMinutes != 0) {
+      if (severityScale != 1 || onsetMinutes != 0 || scrape != 0 || interval != 0
+          || parallelism != 0 || exporterScrape != 0) {
         if (!Family1.NAME.equals(family.name())) {
-          throw new UsageException("--severity-scale and --onset-minutes stress family1's "
-              + "train faults only");
+          throw new UsageException(STRESS + " stress family1's train faults only");
         }
         if (!seeds.stream().allMatch(EvaluationSeeds::train)) {
-          throw new UsageException("--severity-scale and --onset-minutes: train seeds only "
-              + EvaluationSeeds.TRAIN);
+          throw new UsageException(STRESS + ": train seeds only " + EvaluationSeeds.TRAIN);
         }
         try {
-          family = new Family1(new FaultStress(severityScale, onsetMinutes));
+          family = new Family1(new FaultStress(severityScale, onsetMinutes, scrape, interval,
+              parallelism, exporterScrape));
         } catch (IllegalArgumentException e) {
           throw new UsageException(e.getMessage());
         }
@@ -171,6 +182,18 @@ final class FamilyAccuracyCommand {
       // reported below
     }
     throw new UsageException(flag + ": expected a positive number, got '" + v + "'");
+  }
+
+  private static int whole(String flag, String v) throws UsageException {
+    try {
+      int n = Integer.parseInt(v);
+      if (n > 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException(flag + ": expected a positive whole number, got '" + v + "'");
   }
 
   private static int threads(String v) throws UsageException {

@@ -12,9 +12,24 @@ package dev.checkpointdoctor.eval.scenario;
  *     checkpoints (interval = duration / (1 + (r - 1) * scale) for a drawn ratio r of 1.5-2.5)
  * @param onsetMinutes when positive, every fault reaches its full level linearly over this many
  *     minutes (a gradual onset) instead of its drawn ramp of minutes
+ * @param scrapeSeconds when positive, every fault job is scraped this often instead of its drawn
+ *     15-60 s (a fault seen through fewer, coarser samples)
+ * @param intervalSeconds when positive, every fault job checkpoints this often instead of its
+ *     drawn 30 s-5 min (fewer checkpoints per hour of fault); the interval-too-short and growth
+ *     jobs keep their own lower bounds on it
+ * @param parallelism when positive, every fault job runs with this parallelism instead of its
+ *     drawn 2-16, on as many TaskManagers as drawn (at most one per subtask)
+ * @param exporterScrapeSeconds when positive, node_exporter and cAdvisor are scraped about this
+ *     often (the nearest whole multiple of the job's scrape, at least one) while Flink's
+ *     reporter keeps the job's scrape: production scrape jobs have scrape intervals of their own
  */
-public record FaultStress(double severityScale, double onsetMinutes) {
-  public static final FaultStress NONE = new FaultStress(1, 0);
+public record FaultStress(double severityScale, double onsetMinutes, int scrapeSeconds,
+    int intervalSeconds, int parallelism, int exporterScrapeSeconds) {
+  public static final FaultStress NONE = new FaultStress(1, 0, 0, 0, 0, 0);
+
+  public FaultStress(double severityScale, double onsetMinutes) {
+    this(severityScale, onsetMinutes, 0, 0, 0, 0);
+  }
 
   public FaultStress {
     if (!(severityScale > 0) || severityScale > 10) {
@@ -23,6 +38,19 @@ public record FaultStress(double severityScale, double onsetMinutes) {
     }
     if (!(onsetMinutes >= 0) || onsetMinutes > 24 * 60) {
       throw new IllegalArgumentException("onset must be 0-1440 minutes, got " + onsetMinutes);
+    }
+    if (scrapeSeconds < 0 || scrapeSeconds > 300) {
+      throw new IllegalArgumentException("scrape must be 0-300 s, got " + scrapeSeconds);
+    }
+    if (intervalSeconds != 0 && (intervalSeconds < 10 || intervalSeconds > 3600)) {
+      throw new IllegalArgumentException("interval must be 10-3600 s, got " + intervalSeconds);
+    }
+    if (exporterScrapeSeconds < 0 || exporterScrapeSeconds > 600) {
+      throw new IllegalArgumentException("exporter scrape must be 0-600 s, got "
+          + exporterScrapeSeconds);
+    }
+    if (parallelism < 0 || parallelism > 64) {
+      throw new IllegalArgumentException("parallelism must be 0-64, got " + parallelism);
     }
   }
 

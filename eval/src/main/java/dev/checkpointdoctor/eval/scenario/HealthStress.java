@@ -24,7 +24,14 @@ public record HealthStress(int scrapeSeconds, int intervalSeconds, Noise noise, 
     /** Laplace (unit variance): exponential tails, several-sigma values far more often. */
     HEAVY,
     /** AR(1) with 0.9 per scrape (unit variance): runs of high or low values. */
-    AR
+    AR,
+    /**
+     * Independent per-sample noise as drawn, but the load wanders slowly: AR(1) in log space
+     * with a 15-minute correlation time and 7 % spread (production loads drift over tens of
+     * minutes, about as long as a 120-observation window at 15 s scrapes spans), plus regimes
+     * starting at 0.1 per hour: a log-normal 7 % level shift lasting 45 minutes on average.
+     */
+    SLOW
   }
 
   /** The daily load cycle's shape; the amplitude and the peak hour stay as drawn. */
@@ -44,7 +51,7 @@ public record HealthStress(int scrapeSeconds, int intervalSeconds, Noise noise, 
     }
   }
 
-  /** Parses {@code gaussian|heavy|ar}. */
+  /** Parses {@code gaussian|heavy|ar|slow}. */
   public static Noise noise(String s) {
     return Noise.valueOf(s.toUpperCase(Locale.ROOT));
   }

@@ -18,8 +18,8 @@ import java.util.Locale;
  * deployment were, the time of day and week, how far out, how it ended), to sort them by cause.
  * The held-out seeds are refused.
  *
- * <p>{@code --scrape-seconds S}, {@code --interval-seconds I}, {@code --noise gaussian|heavy|ar}
- * and {@code --cycle sine|steep} stress the healthy controls ({@link HealthStress}); without them
+ * <p>{@code --scrape-seconds S}, {@code --interval-seconds I},
+ * {@code --noise gaussian|heavy|ar|slow} and {@code --cycle sine|steep} stress the healthy controls ({@link HealthStress}); without them
  * the default corpus is drawn.
  *
  * <pre>java -cp api/target/checkpoint-doctor.jar dev.checkpointdoctor.eval.scenario.HealthyCensus
@@ -29,8 +29,8 @@ public final class HealthyCensus {
   private static final double HOUR = 3_600_000.0;
   private static final String USAGE = """
       usage: HealthyCensus [--seeds 1,2,...] [--only PREFIX] [--trace SIGNAL@SCOPE --from ISO --to ISO]
-                           [--scrape-seconds S] [--interval-seconds I] [--noise gaussian|heavy|ar]
-                           [--cycle sine|steep]
+                           [--scrape-seconds S] [--interval-seconds I]
+                           [--noise gaussian|heavy|ar|slow] [--cycle sine|steep]
       Counts the anomalies family 1's healthy controls open (train seeds 1-10 only); the stress
       options redraw the controls with another scrape, checkpoint interval, noise or daily cycle.""";
 

@@ -76,7 +76,7 @@ final class ProductionCatalog {
 
   private void fault(Fault f, String variant) {
     boolean b = variant.equals("b");
-    Layout l = layout();
+    Layout l = layout().stressed(stress); // after every draw of the layout: later draws stay put
     boolean k8s = f == Fault.CPU_THROTTLING || l.k8s;
     RocksDbShape shape = f == Fault.GC_PRESSURE && !b ? RocksDbShape.NONE : l.shape;
     boolean unaligned = f == Fault.UNALIGNED_CHECKPOINT_INFLATION;
@@ -119,6 +119,10 @@ final class ProductionCatalog {
           + " s; checkpoints take ~" + Math.round(normal) + " s)";
     }
     double faultHours = f == Fault.STATE_GROWTH ? 8 : uniform(4, 6);
+    if (stress.exporterScrapeSeconds() > 0) {
+      traits = traits.withExporterEvery(
+          (int) Math.max(1, Math.round(stress.exporterScrapeSeconds() / (double) l.scrape)));
+    }
     add(f.causeId() + "_" + variant, f.causeId(), f, what, l, k8s, shape, l.scrape, interval,
         incremental, unaligned, NORMAL_HOURS, faultHours, severity, traits, ScenarioKind.FAULT,
         startOfDay());
@@ -298,6 +302,30 @@ final class ProductionCatalog {
     final double stateBytes;
     final double records;
     final double noise;
+
+    private Layout(Layout o, int scrape, int interval, int p, int slots) {
+      version = o.version;
+      shape = o.shape;
+      k8s = o.k8s;
+      this.p = p;
+      this.slots = slots;
+      this.scrape = scrape;
+      this.interval = interval;
+      stateBytes = o.stateBytes;
+      records = o.records;
+      noise = o.noise;
+    }
+
+    /** This shape with a fault stress' scrape, interval and parallelism where it sets them. */
+    Layout stressed(FaultStress s) {
+      if (s.scrapeSeconds() == 0 && s.intervalSeconds() == 0 && s.parallelism() == 0) {
+        return this;
+      }
+      int p = s.parallelism() > 0 ? s.parallelism() : this.p;
+      int tms = Math.min(p, (this.p + slots - 1) / slots);
+      return new Layout(this, s.scrapeSeconds() > 0 ? s.scrapeSeconds() : scrape,
+          s.intervalSeconds() > 0 ? s.intervalSeconds() : interval, p, (p + tms - 1) / tms);
+    }
 
     Layout(SplittableRandom rng) {
       version = rng.nextBoolean() ? "1.20.3" : "2.3.0";

@@ -32,6 +32,8 @@ package dev.checkpointdoctor.eval.scenario;
  *     severity (a partially slow store's extra upload time); 1 = as drawn
  * @param noise the per-sample noise model ({@link HealthStress}); Gaussian = as drawn
  * @param cycleShape the daily cycle's shape ({@link HealthStress}); sine = as drawn
+ * @param exporterEvery node_exporter and cAdvisor are scraped every this many scrapes of Flink's
+ *     reporter ({@link FaultStress}); 1 = with every scrape, as drawn
  */
 public record ProductionTraits(
     double dailyAmplitude,
@@ -51,10 +53,11 @@ public record ProductionTraits(
     double rampMinutes,
     double faultScale,
     HealthStress.Noise noise,
-    HealthStress.Cycle cycleShape) {
+    HealthStress.Cycle cycleShape,
+    int exporterEvery) {
 
   static final ProductionTraits NONE = new ProductionTraits(0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0,
-      false, 0, 0, 0, 1, HealthStress.Noise.GAUSSIAN, HealthStress.Cycle.SINE);
+      false, 0, 0, 0, 1, HealthStress.Noise.GAUSSIAN, HealthStress.Cycle.SINE, 1);
 
   boolean redeploys() {
     return redeployAtHours >= 0;
@@ -67,53 +70,60 @@ public record ProductionTraits(
   ProductionTraits withCycle(double amplitude, double peakHour, double dip, double coupling) {
     return new ProductionTraits(amplitude, peakHour, dip, coupling, growthPerHour,
         redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter, declinedAtStart,
-        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape);
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery);
   }
 
   ProductionTraits withRedeploy(double atHours, int parallelism, int intervalSeconds,
       double level) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, atHours, parallelism, intervalSeconds, level, declinedAtStart,
-        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape);
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery);
   }
 
   ProductionTraits withGrowth(double perHour) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         perHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape);
+        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery);
   }
 
   ProductionTraits withStart(int declined, double slowPerDay, boolean heavyTail) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape);
+        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery);
   }
 
   ProductionTraits withStorage(double slowdown, double normalSeconds) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds, rampMinutes, faultScale, noise, cycleShape);
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery);
   }
 
   ProductionTraits withFaultScale(double scale) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, scale, noise, cycleShape);
+        normalDurationSeconds, rampMinutes, scale, noise, cycleShape, exporterEvery);
   }
 
   ProductionTraits withRamp(double minutes) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, minutes, faultScale, noise, cycleShape);
+        normalDurationSeconds, minutes, faultScale, noise, cycleShape, exporterEvery);
   }
 
   ProductionTraits withHealthStress(HealthStress.Noise model, HealthStress.Cycle shape) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, faultScale, model, shape);
+        normalDurationSeconds, rampMinutes, faultScale, model, shape, exporterEvery);
+  }
+
+  ProductionTraits withExporterEvery(int scrapes) {
+    return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
+        growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
+        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, scrapes);
   }
 }

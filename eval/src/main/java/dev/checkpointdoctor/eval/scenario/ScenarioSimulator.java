@@ -64,6 +64,9 @@ final class ScenarioSimulator {
   private int arNext;
   // slowly wandering load (AR(1) in log space)
   private double wander;
+  // a load regime of HealthStress.Noise.SLOW: its factor and when it ends
+  private double regime = 1;
+  private long regimeEndMs;
   // what the last tick computed
   private double theta = 1;
   private double load = 1;
@@ -241,7 +244,24 @@ final class ScenarioSimulator {
       case GAUSSIAN -> gaussian();
       case HEAVY -> heavy();
       case AR -> autocorrelated();
+      case SLOW -> gaussian();
     });
+  }
+
+  /**
+   * The load of {@link HealthStress.Noise#SLOW}: AR(1) in log space with a 15-minute e-folding
+   * time in event time (whatever the scrape) and a stationary spread of 7 %, and regimes that
+   * start at 0.1 per hour, shift the level by a log-normal 7 % and last 45 minutes on average.
+   */
+  private void wanderSlowly(long t) {
+    double phi = Math.exp(-stepMs / 900_000.0);
+    wander = phi * wander + 0.07 * Math.sqrt(1 - phi * phi) * gaussian();
+    if (regime != 1 && t >= regimeEndMs) {
+      regime = 1;
+    } else if (regime == 1 && rng.nextDouble() < 0.1 * stepMs / 3_600_000.0) {
+      regime = Math.exp(0.07 * gaussian());
+      regimeEndMs = t + (long) (-45 * 60_000 * Math.log(1 - rng.nextDouble()));
+    }
   }
 
   /**
@@ -322,13 +342,17 @@ final class ScenarioSimulator {
   }
 
   private void physics(long t, double f) {
-    wander = 0.97 * wander + 0.25 * spec.noise() * gaussian();
+    if (spec.traits().noise() == HealthStress.Noise.SLOW) {
+      wanderSlowly(t);
+    } else {
+      wander = 0.97 * wander + 0.25 * spec.noise() * gaussian();
+    }
     double daily = spec.control() == Control.DAILY_LOAD
         ? 1 + 0.4 * Math.sin(2 * Math.PI * (t - startMs) / 86_400_000.0) : 1;
     if (effects != null) {
       daily *= effects.cycle(t);
     }
-    load = daily * Math.exp(wander);
+    load = daily * Math.exp(wander) * regime;
     if (is(Fault.CHECKPOINT_INTERVAL_TOO_SHORT) && spec.traits().intervalAfterSeconds() <= 0) {
       load *= 1 + 1.0 * f * spec.severity(); // a backfill doubles the input
     }
@@ -594,9 +618,11 @@ final class ScenarioSimulator {
           }
         }
       }
-      emitNode(tm, t + nodeOffset[tm], f, dt);
+      // the exporters' counters count on every tick; only their scrapes may be sparser
+      boolean exporters = ((t - startMs) / stepMs) % spec.traits().exporterEvery() == 0;
+      emitNode(tm, t + nodeOffset[tm], f, dt, exporters);
       if (spec.kubernetes()) {
-        emitContainer(tm, t + nodeOffset[tm] + 3, f, dt);
+        emitContainer(tm, t + nodeOffset[tm] + 3, f, dt, exporters);
       }
     }
   }
@@ -725,7 +751,7 @@ final class ScenarioSimulator {
     return taskLabels(KEYED, i, tm, more);
   }
 
-  private void emitNode(int tm, long ts, double f, double dt) {
+  private void emitNode(int tm, long ts, double f, double dt, boolean scraped) {
     boolean throttled = is(Fault.DISK_THROTTLING) && onThrottledNode(tm);
     boolean stall = is(Fault.ROCKSDB_WRITE_STALL);
     boolean checkpointing = runTriggerMs >= 0;
@@ -764,6 +790,9 @@ final class ScenarioSimulator {
             "node-exporter", "node", topo.nodeNames[tm]}
         : new String[] {"device", topo.device, "instance", topo.nodeNames[tm] + ":9100", "job",
             "node"};
+    if (!scraped) {
+      return;
+    }
     rec.add("node_disk_reads_completed_total", l, ts, reads[tm]);
     rec.add("node_disk_writes_completed_total", l, ts, writes[tm]);
     rec.add("node_disk_written_bytes_total", l, ts, writtenBytes[tm]);
@@ -772,7 +801,7 @@ final class ScenarioSimulator {
     rec.add("node_disk_write_time_seconds_total", l, ts, round3(writeTime[tm]));
   }
 
-  private void emitContainer(int tm, long ts, double f, double dt) {
+  private void emitContainer(int tm, long ts, double f, double dt, boolean scraped) {
     double periods = Math.rint(10 * dt * uniform(0.9, 1.0));
     double ratio = Math.max(0, 0.01 + 0.01 * gaussian());
     if (is(Fault.CPU_THROTTLING) && cpuThrottled(tm)) {
@@ -783,6 +812,9 @@ final class ScenarioSimulator {
     String[] l = {"container", "flink-main-container", "image", "flink:" + spec.flinkVersion(),
         "instance", topo.nodeIps[tm] + ":10250", "job", "kubelet", "namespace", "streaming",
         "pod", topo.pods[tm]};
+    if (!scraped) {
+      return;
+    }
     rec.add("container_cpu_cfs_periods_total", l, ts, cfsPeriods[tm]);
     rec.add("container_cpu_cfs_throttled_periods_total", l, ts, cfsThrottled[tm]);
   }
