@@ -25,7 +25,12 @@ import java.io.IOException;
  *       chance at {@code rate * persistence^(k-1)}, and {@code k} grows until that is {@code
  *       CHANCE}. Independent noise ({@code rho} 0) keeps {@code rate^k}. The correlation is the
  *       window's, known before the scope ever left its band, not learnt from excursions (which
- *       during a fault would teach that runs are common).
+ *       during a fault would teach that runs are common). How far out the run is matters:
+ *       wandering noise that crossed the edge lingers just past it, seldom far beyond, so the
+ *       run's newest observations beyond some distance are judged with the rate carried out
+ *       to that distance along the Gaussian tail (a skew or a growth that sits or climbs well
+ *       out opens about as soon as in a calm scope; a run hugging the edge needs the full
+ *       length).
  *   <li>"Far out" is at least {@link #STRONG_BAND} band half-widths from the expected value, and
  *       beyond what the scope's own excursions reach more often than once in {@code 1 /
  *       sqrt(CHANCE)} observations ({@link ExcursionTail}), so two far-out ones in a row are as
@@ -63,6 +68,8 @@ final class OpeningRule {
   private double rate = PRIOR_RATE;
   private double rateBeforeRun = PRIOR_RATE;
   private ExcursionTail tail = new ExcursionTail(RATE_MEMORY);
+  // how far out the run's newest observations went, for noise that wanders
+  private RunDistances distances = new RunDistances(MAX_NEEDED);
 
   /**
    * Counts one observation judged while no anomaly is open.
@@ -98,13 +105,16 @@ final class OpeningRule {
     rate += (1 - rate) / RATE_MEMORY;
     outside++;
     strong = farOut ? strong + 1 : 0;
+    // kept between the edge and twice the band: beyond that the far-out rule and the scope's own
+    // tail judge, not the Gaussian one (an observation a season lets out inside the band: the edge)
+    distances.add(distance >= 1 ? Math.min(distance, STRONG_BAND) : 1);
     boolean longRun = outside >= openAfter + extra(rateBeforeRun);
     boolean far = strong >= Math.min(STRONG_OPEN_AFTER, openAfter);
     if (longRun || far) {
       // enough for independent noise; noise that wanders stays out once out, far out too
       double rho = window.serialCorrelation();
       if (rho > 0) {
-        longRun = longRun && outside >= openAfter + extra(rateBeforeRun, rho);
+        longRun = longRun && wanderingRunOpens(openAfter, rho);
         far = far && strong >= Math.min(runLength(FAR_OUT_SHARE, rho), openAfter);
       }
     }
@@ -114,6 +124,38 @@ final class OpeningRule {
       rate = rateBeforeRun;
     }
     return opens;
+  }
+
+  /**
+   * Whether the run is unlikely for noise that wanders by {@code rho}, judged by how far out it
+   * went: its newest {@code j} observations all beyond {@code m} half-widths (the least of them)
+   * come by chance at {@code rate(m) * persistence(rate(m), rho)^(j-1)}, where {@code rate(m)}
+   * is the scope's out-of-band rate carried out to {@code m} along the Gaussian tail. Wandering
+   * noise that has just crossed the edge lingers there, so a run that hugs the edge needs as
+   * much as the edge's rate asks ({@code m} 1, the whole run); a fault that sits or climbs
+   * further out shows it in a shorter stretch at its newest distances, the stretch a growth or
+   * a skew puts beyond the edge sooner than wandering would.
+   */
+  private boolean wanderingRunOpens(int openAfter, double rho) {
+    // the rate's own edge on the Gaussian scale. With a wandering noise the rate is taken as at
+    // least the prior: its excursions come in clusters, and a long calm stretch between them
+    // says little about the next
+    double z = SerialDependence.upperQuantile(Math.max(rateBeforeRun, PRIOR_RATE));
+    double nearest = Double.POSITIVE_INFINITY;
+    double judgedAt = Double.NaN;
+    int needed = 0;
+    for (int j = 1; j <= distances.size(); j++) {
+      nearest = Math.min(nearest, distances.newest(j));
+      if (nearest != judgedAt) {
+        judgedAt = nearest;
+        int run = runLength(SerialDependence.upperTail(z * nearest), rho);
+        needed = openAfter + Math.max(0, run - runLength(PRIOR_RATE));
+      }
+      if (j >= needed) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Band half-widths beyond which an observation of this scope is far out. */
@@ -130,18 +172,7 @@ final class OpeningRule {
   }
 
   private static int extra(double rate) {
-    return extra(rate, 0);
-  }
-
-  /**
-   * With a wandering noise, the rate is taken as at least the prior: a run of {@code openAfter}
-   * is what the prior rate allows independent noise, however calm the scope has been since, and
-   * the same prior with the scope's correlation sets the least a wandering scope needs. (Its
-   * excursions come in clusters: a long calm stretch between them says little about the next.)
-   */
-  private static int extra(double rate, double rho) {
-    double r = rho > 0 ? Math.max(rate, PRIOR_RATE) : rate;
-    return Math.max(0, runLength(r, rho) - runLength(PRIOR_RATE));
+    return Math.max(0, runLength(rate) - runLength(PRIOR_RATE));
   }
 
   /** The shortest run a scope with this rate makes by chance at most once in CHANCE. */
@@ -178,6 +209,7 @@ final class OpeningRule {
     outside = 0;
     strong = 0;
     startMs = SignalTracker.NO_RUN;
+    distances.clear();
   }
 
   int side() {
@@ -208,9 +240,14 @@ final class OpeningRule {
     out.writeDouble(rate);
     out.writeDouble(rateBeforeRun);
     tail.writeTo(out);
+    distances.writeTo(out);
   }
 
-  static OpeningRule readFrom(DataInput in) throws IOException {
+  /**
+   * Reads a rule written by {@link #writeTo}, or by tracker snapshots before version 5 when
+   * {@code withDistances} is false (no run distances).
+   */
+  static OpeningRule readFrom(DataInput in, boolean withDistances) throws IOException {
     OpeningRule r = new OpeningRule();
     r.side = in.readByte();
     r.outside = in.readInt();
@@ -219,8 +256,28 @@ final class OpeningRule {
     r.rate = in.readDouble();
     r.rateBeforeRun = in.readDouble();
     r.tail = ExcursionTail.readFrom(in, RATE_MEMORY);
+    if (withDistances) {
+      r.distances.readFrom(in);
+    } else {
+      r.runAtTheEdge();
+    }
     r.validate();
     return r;
+  }
+
+  /** Reads what {@link #writeTo} wrote. */
+  static OpeningRule readFrom(DataInput in) throws IOException {
+    return readFrom(in, true);
+  }
+
+  /**
+   * A pending run whose distances were not kept (tracker snapshots before version 5) is taken to
+   * have hugged the band's edge: it needs as long as the edge's rate asks.
+   */
+  private void runAtTheEdge() {
+    for (int i = 0; i < Math.min(outside, MAX_NEEDED); i++) {
+      distances.add(1);
+    }
   }
 
   /** A rule with a pending run as snapshots before version 3 kept it (no rates, no gap). */
@@ -229,6 +286,7 @@ final class OpeningRule {
     r.side = side;
     r.outside = length;
     r.startMs = startMs;
+    r.runAtTheEdge();
     r.validate();
     return r;
   }
@@ -240,6 +298,10 @@ final class OpeningRule {
     if (outside < 0 || strong < 0 || strong > outside) {
       throw new IOException("tracker snapshot has inconsistent run counters: " + outside
           + " outside, " + strong + " far out");
+    }
+    if (distances.size() != Math.min(outside, MAX_NEEDED)) {
+      throw new IOException("tracker snapshot keeps " + distances.size()
+          + " distances for a run of " + outside);
     }
     if ((outside == 0) != (side == 0 && startMs == SignalTracker.NO_RUN)) {
       throw new IOException("tracker snapshot has an inconsistent pending run");

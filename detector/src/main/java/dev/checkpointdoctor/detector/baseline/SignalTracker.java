@@ -54,7 +54,7 @@ public final class SignalTracker {
   /** {@link Step#runStartMs()} when no run is pending and no anomaly is open. */
   public static final long NO_RUN = Long.MIN_VALUE;
 
-  static final byte SNAPSHOT_VERSION = 4;
+  static final byte SNAPSHOT_VERSION = 5;
 
   public enum Transition {
     NONE,
@@ -610,7 +610,9 @@ public final class SignalTracker {
   }
 
   /**
-   * Restores a tracker written by {@link #writeTo}, by version 3 (no trend run start: a pending
+   * Restores a tracker written by {@link #writeTo}, by version 4 (no distances of a pending
+   * run's observations: it is taken to have hugged the band's edge), by version 3 (no trend run
+   * start: a pending
    * trend counts once a new run starts), or by versions 1 and 2 (no out-of-band rates: the
    * priors; the daily envelope as the newest two days of the seasons; an open anomaly's run
    * collected from the next observation on).
@@ -663,7 +665,7 @@ public final class SignalTracker {
         trendFromMs = in.readLong();
         trendFromValue = in.readDouble();
       }
-      opening = OpeningRule.readFrom(in);
+      opening = OpeningRule.readFrom(in, version >= 5);
       seasons = SeasonalEnvelope.readFrom(in);
       if (in.readBoolean()) {
         regime = RegimeWindow.readFrom(in, regimeCapacity(settings));
