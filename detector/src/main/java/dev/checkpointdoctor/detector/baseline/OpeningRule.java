@@ -30,7 +30,9 @@ import java.io.IOException;
  *       run's newest observations beyond some distance are judged with the rate carried out
  *       to that distance along the Gaussian tail (a skew or a growth that sits or climbs well
  *       out opens about as soon as in a calm scope; a run hugging the edge needs the full
- *       length).
+ *       length). Distances count in the noise, not in the band: a band held wider than the
+ *       scope's spread asks (a floor, a young band's widening, a load-scaled upper bound) has
+ *       its edge that much further out, where wandering seldom reaches.
  *   <li>"Far out" is at least {@link #STRONG_BAND} band half-widths from the expected value, and
  *       beyond what the scope's own excursions reach more often than once in {@code 1 /
  *       sqrt(CHANCE)} observations ({@link ExcursionTail}), so two far-out ones in a row are as
@@ -87,6 +89,17 @@ final class OpeningRule {
    */
   boolean observe(long tsMs, int at, double distance, int openAfter,
       RobustBaseline window) {
+    return observe(tsMs, at, distance, 1, openAfter, window);
+  }
+
+  /**
+   * Counts one observation as {@link #observe(long, int, double, int, RobustBaseline)} does, in a
+   * band {@code widening} times as wide as the scope's spread alone asks ({@code bandWidth x
+   * spread}; a floor, a young band's widening or a load-scaled upper bound make it wider): its
+   * edge, and every distance beyond it, is that much further out in the scope's noise.
+   */
+  boolean observe(long tsMs, int at, double distance, double widening, int openAfter,
+      RobustBaseline window) {
     // a scope's far-out distance is known once it has been watched for a while
     boolean farOut = at != 0 && tail.seen() >= TAIL_KNOWN && distance >= farOutDistance();
     tail.add(at != 0 ? distance : 0);
@@ -105,9 +118,11 @@ final class OpeningRule {
     rate += (1 - rate) / RATE_MEMORY;
     outside++;
     strong = farOut ? strong + 1 : 0;
-    // kept between the edge and twice the band: beyond that the far-out rule and the scope's own
-    // tail judge, not the Gaussian one (an observation a season lets out inside the band: the edge)
-    distances.add(distance >= 1 ? Math.min(distance, STRONG_BAND) : 1);
+    // in edges of a band no wider than the spread asks, kept between the edge and twice it:
+    // beyond that the far-out rule and the scope's own tail judge, not the Gaussian one (an
+    // observation a season lets out inside the band counts at the edge)
+    double inNoise = distance * (widening > 1 ? widening : 1);
+    distances.add(inNoise >= 1 ? Math.min(inNoise, STRONG_BAND) : 1);
     boolean longRun = outside >= openAfter + extra(rateBeforeRun);
     boolean far = strong >= Math.min(STRONG_OPEN_AFTER, openAfter);
     if (longRun || far) {
@@ -130,11 +145,13 @@ final class OpeningRule {
    * Whether the run is unlikely for noise that wanders by {@code rho}, judged by how far out it
    * went: its newest {@code j} observations all beyond {@code m} half-widths (the least of them)
    * come by chance at {@code rate(m) * persistence(rate(m), rho)^(j-1)}, where {@code rate(m)}
-   * is the scope's out-of-band rate carried out to {@code m} along the Gaussian tail. Wandering
-   * noise that has just crossed the edge lingers there, so a run that hugs the edge needs as
-   * much as the edge's rate asks ({@code m} 1, the whole run); a fault that sits or climbs
-   * further out shows it in a shorter stretch at its newest distances, the stretch a growth or
-   * a skew puts beyond the edge sooner than wandering would.
+   * is the scope's out-of-band rate carried out to {@code m} along the Gaussian tail ({@code m}
+   * in edges of a band no wider than the spread asks, see {@link #observe(long, int, double,
+   * double, int, RobustBaseline)}). Wandering noise that has just crossed the edge lingers
+   * there, so a run that hugs the edge needs as much as the edge's rate asks ({@code m} 1, the
+   * whole run); a fault that sits or climbs further out shows it in a shorter stretch at its
+   * newest distances, the stretch a growth or a skew puts beyond the edge sooner than wandering
+   * would.
    */
   private boolean wanderingRunOpens(int openAfter, double rho) {
     // the rate's own edge on the Gaussian scale. With a wandering noise the rate is taken as at

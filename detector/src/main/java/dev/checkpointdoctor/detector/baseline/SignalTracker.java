@@ -293,7 +293,10 @@ public final class SignalTracker {
     }
 
     double distance = Math.abs(value - band.expected()) / band.halfWidth();
-    if (opening.observe(tsMs, side, distance, settings().openAfter(), baseline)) {
+    // how much wider than its spread asks the band is judged (a floor, youth, the load): its
+    // edge is that much further out in the noise
+    double widening = band.halfWidth() / (settings().bandWidth() * band.spread());
+    if (opening.observe(tsMs, side, distance, widening, settings().openAfter(), baseline)) {
       open = true;
       openSide = side;
       openStartMs = opening.startMs();

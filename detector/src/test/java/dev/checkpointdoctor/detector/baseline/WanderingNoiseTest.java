@@ -10,6 +10,8 @@ import dev.checkpointdoctor.detector.model.Direction;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
 import java.util.function.IntToDoubleFunction;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +28,10 @@ class WanderingNoiseTest {
    * (from 0) is {@code beyond.applyAsDouble(k)} half-widths beyond the band's edge.
    */
   static int opensAt(double rho, IntToDoubleFunction beyond) {
-    SignalTracker t = wanderingTracker(rho);
+    return opensAt(wanderingTracker(rho, SPREAD_ONLY), beyond);
+  }
+
+  static int opensAt(SignalTracker t, IntToDoubleFunction beyond) {
     for (int k = 0; k < 40; k++) {
       if (t.observe(T0 + (120 + k) * MINUTE, above(t, beyond.applyAsDouble(k))).transition()
           == Transition.OPENED) {
@@ -36,11 +41,15 @@ class WanderingNoiseTest {
     return -1;
   }
 
+  /** The defaults without a relative floor: the band is the window's own spread. */
+  static final DetectorSettings SPREAD_ONLY = new DetectorSettings(20, 120, Duration.ofDays(3),
+      4.0, 0, 3, 3, Duration.ofHours(6), Duration.ofMinutes(30), Duration.ofMinutes(10),
+      Map.of());
+
   /** A tracker that has learnt 120 minutes of AR(1) noise correlated by {@code rho}. */
-  static SignalTracker wanderingTracker(double rho) {
-    // floor 0: the band is the window's own spread
+  static SignalTracker wanderingTracker(double rho, DetectorSettings settings) {
     SignalTracker t = SignalTracker.withoutYouth(
-        SignalTracker.forSeries(Direction.UP, 0, DetectorSettings.defaults()));
+        SignalTracker.forSeries(Direction.UP, 0, settings));
     double[] noise = SerialDependenceTest.ar(7, 120, rho, 0);
     for (int i = 0; i < noise.length; i++) {
       t.observe(T0 + i * MINUTE, noise[i]);
@@ -87,6 +96,18 @@ class WanderingNoiseTest {
     // and the climb is no excuse at its start: a run that went far out only after hugging the
     // edge still needs its far part to be long enough (one far observation is not)
     assertThat(opensAt(0.9, k -> k < atEdge - 2 ? 0.05 : 0.6)).isEqualTo(atEdge - 1);
+  }
+
+  /**
+   * A band its floor holds wider than the noise's spread asks (here the default 10 % of a level
+   * of 100, for noise of unit variance: ten deviations against four) has its edge far out in the
+   * noise: wandering does not get there, and a run past it opens as in a calm scope.
+   */
+  @Test
+  void pastAFlooredEdgeIsFarOutInTheNoise() {
+    SignalTracker floored = wanderingTracker(0.9, DetectorSettings.defaults());
+    assertThat(floored.band().halfWidth()).isGreaterThan(2 * 4.0 * floored.band().spread());
+    assertThat(opensAt(floored, k -> 0.02)).isEqualTo(3);
   }
 
   /**
