@@ -20,13 +20,28 @@ import java.io.IOException;
  *       be long enough that a scope with its out-of-band rate makes one by chance about once in
  *       {@code 1 / CHANCE} observations ({@code k >= log(CHANCE) / log(rate)}); what that adds to
  *       the prior rate's three is added to {@code openAfter}. The rate starts from the prior.
+ *       Noise that wanders stays out once out ({@link SerialDependence}): with the lag-1
+ *       correlation {@code rho} of the scope's baseline window, a run of {@code k} comes by
+ *       chance at {@code rate * persistence^(k-1)}, and {@code k} grows until that is {@code
+ *       CHANCE}. Independent noise ({@code rho} 0) keeps {@code rate^k}. The correlation is the
+ *       window's, known before the scope ever left its band, not learnt from excursions (which
+ *       during a fault would teach that runs are common). How far out the run is matters:
+ *       wandering noise that crossed the edge lingers just past it, seldom far beyond, so the
+ *       run's newest observations beyond some distance are judged with the rate carried out
+ *       to that distance along the Gaussian tail (a skew or a growth that sits or climbs well
+ *       out opens about as soon as in a calm scope; a run hugging the edge needs the full
+ *       length). Distances count in the noise, not in the band: a band held wider than the
+ *       scope's spread asks (a floor, a young band's widening, a load-scaled upper bound) has
+ *       its edge that much further out, where wandering seldom reaches.
  *   <li>"Far out" is at least {@link #STRONG_BAND} band half-widths from the expected value, and
  *       beyond what the scope's own excursions reach more often than once in {@code 1 /
  *       sqrt(CHANCE)} observations ({@link ExcursionTail}), so two far-out ones in a row are as
  *       rare as {@code CHANCE}: a subtask whose in-flight data has a heavy tail, or a series with
  *       bursts, must go further out than a calm one. Until a scope has been watched for {@link
  *       #TAIL_KNOWN} observations its tail is unknown and nothing counts as far out: an isolated
- *       slow checkpoint or two early in a job's life do not open anything.
+ *       slow checkpoint or two early in a job's life do not open anything. In noise that wanders
+ *       far-out observations come in runs too, and more of them in a row are needed ({@code
+ *       runLength(FAR_OUT_SHARE, rho)}).
  * </ul>
  *
  * Not thread-safe.
@@ -55,6 +70,8 @@ final class OpeningRule {
   private double rate = PRIOR_RATE;
   private double rateBeforeRun = PRIOR_RATE;
   private ExcursionTail tail = new ExcursionTail(RATE_MEMORY);
+  // how far out the run's newest observations went, for noise that wanders
+  private RunDistances distances = new RunDistances(MAX_NEEDED);
 
   /**
    * Counts one observation judged while no anomaly is open.
@@ -63,10 +80,26 @@ final class OpeningRule {
    *     when it is not
    * @param distance {@code |value - expected| / halfWidth} (anything for an observation inside)
    * @param openAfter the configured run length
+   * @param window the scope's baseline, asked for the lag-1 correlation of its noise ({@link
+   *     RobustBaseline#serialCorrelation}) only by a run long enough to open with independent
+   *     noise; the run's observations but this one are in it, learned clipped at the band's
+   *     edge, and left out of the correlation as all clipped values are
    * @return true when the run opens an anomaly; its side and start stay readable until the next
    *     call or {@link #clear}
    */
-  boolean observe(long tsMs, int at, double distance, int openAfter) {
+  boolean observe(long tsMs, int at, double distance, int openAfter,
+      RobustBaseline window) {
+    return observe(tsMs, at, distance, 1, openAfter, window);
+  }
+
+  /**
+   * Counts one observation as {@link #observe(long, int, double, int, RobustBaseline)} does, in a
+   * band {@code widening} times as wide as the scope's spread alone asks ({@code bandWidth x
+   * spread}; a floor, a young band's widening or a load-scaled upper bound make it wider): its
+   * edge, and every distance beyond it, is that much further out in the scope's noise.
+   */
+  boolean observe(long tsMs, int at, double distance, double widening, int openAfter,
+      RobustBaseline window) {
     // a scope's far-out distance is known once it has been watched for a while
     boolean farOut = at != 0 && tail.seen() >= TAIL_KNOWN && distance >= farOutDistance();
     tail.add(at != 0 ? distance : 0);
@@ -85,13 +118,61 @@ final class OpeningRule {
     rate += (1 - rate) / RATE_MEMORY;
     outside++;
     strong = farOut ? strong + 1 : 0;
-    boolean opens = outside >= openAfter + extra(rateBeforeRun)
-        || strong >= Math.min(STRONG_OPEN_AFTER, openAfter);
+    // in edges of a band no wider than the spread asks, kept between the edge and twice it:
+    // beyond that the far-out rule and the scope's own tail judge, not the Gaussian one (an
+    // observation a season lets out inside the band counts at the edge)
+    double inNoise = distance * (widening > 1 ? widening : 1);
+    distances.add(inNoise >= 1 ? Math.min(inNoise, STRONG_BAND) : 1);
+    boolean longRun = outside >= openAfter + extra(rateBeforeRun);
+    boolean far = strong >= Math.min(STRONG_OPEN_AFTER, openAfter);
+    if (longRun || far) {
+      // enough for independent noise; noise that wanders stays out once out, far out too
+      double rho = window.serialCorrelation();
+      if (rho > 0) {
+        longRun = longRun && wanderingRunOpens(openAfter, rho);
+        far = far && strong >= Math.min(runLength(FAR_OUT_SHARE, rho), openAfter);
+      }
+    }
+    boolean opens = longRun || far;
     if (opens) {
       // the run was an anomaly, not noise: the rate forgets it
       rate = rateBeforeRun;
     }
     return opens;
+  }
+
+  /**
+   * Whether the run is unlikely for noise that wanders by {@code rho}, judged by how far out it
+   * went: its newest {@code j} observations all beyond {@code m} half-widths (the least of them)
+   * come by chance at {@code rate(m) * persistence(rate(m), rho)^(j-1)}, where {@code rate(m)}
+   * is the scope's out-of-band rate carried out to {@code m} along the Gaussian tail ({@code m}
+   * in edges of a band no wider than the spread asks, see {@link #observe(long, int, double,
+   * double, int, RobustBaseline)}). Wandering noise that has just crossed the edge lingers
+   * there, so a run that hugs the edge needs as much as the edge's rate asks ({@code m} 1, the
+   * whole run); a fault that sits or climbs further out shows it in a shorter stretch at its
+   * newest distances, the stretch a growth or a skew puts beyond the edge sooner than wandering
+   * would.
+   */
+  private boolean wanderingRunOpens(int openAfter, double rho) {
+    // the rate's own edge on the Gaussian scale. With a wandering noise the rate is taken as at
+    // least the prior: its excursions come in clusters, and a long calm stretch between them
+    // says little about the next
+    double z = SerialDependence.upperQuantile(Math.max(rateBeforeRun, PRIOR_RATE));
+    double nearest = Double.POSITIVE_INFINITY;
+    double judgedAt = Double.NaN;
+    int needed = 0;
+    for (int j = 1; j <= distances.size(); j++) {
+      nearest = Math.min(nearest, distances.newest(j));
+      if (nearest != judgedAt) {
+        judgedAt = nearest;
+        int run = runLength(SerialDependence.upperTail(z * nearest), rho);
+        needed = openAfter + Math.max(0, run - runLength(PRIOR_RATE));
+      }
+      if (j >= needed) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Band half-widths beyond which an observation of this scope is far out. */
@@ -113,14 +194,29 @@ final class OpeningRule {
 
   /** The shortest run a scope with this rate makes by chance at most once in CHANCE. */
   static int runLength(double rate) {
+    return runLength(rate, 0);
+  }
+
+  /**
+   * The shortest run a scope with this rate, whose noise correlates by {@code rho} from one
+   * observation to the next, makes by chance at most once in CHANCE: {@code rate *
+   * persistence^(k-1) <= CHANCE}, which is {@code rate^k} for {@code rho} 0.
+   */
+  static int runLength(double rate, double rho) {
     if (rate <= 0) {
       return 1;
     }
     if (rate >= 0.5) {
       return MAX_NEEDED;
     }
-    // a hair below the exact ratio, so the priors give exactly 3 and 2
-    double k = Math.log(CHANCE) / Math.log(rate) - 1e-9;
+    double q = SerialDependence.persistence(rate, rho);
+    if (q >= 1) {
+      return MAX_NEEDED;
+    }
+    // a hair below the exact ratio, so the priors give exactly 3 and 2; independent noise
+    // (q = rate) by the very formula it always had
+    double k = (q == rate ? Math.log(CHANCE) / Math.log(rate)
+        : 1 + Math.log(CHANCE / rate) / Math.log(q)) - 1e-9;
     return (int) Math.min(MAX_NEEDED, Math.max(1, Math.ceil(k)));
   }
 
@@ -130,6 +226,7 @@ final class OpeningRule {
     outside = 0;
     strong = 0;
     startMs = SignalTracker.NO_RUN;
+    distances.clear();
   }
 
   int side() {
@@ -160,9 +257,14 @@ final class OpeningRule {
     out.writeDouble(rate);
     out.writeDouble(rateBeforeRun);
     tail.writeTo(out);
+    distances.writeTo(out);
   }
 
-  static OpeningRule readFrom(DataInput in) throws IOException {
+  /**
+   * Reads a rule written by {@link #writeTo}, or by tracker snapshots before version 5 when
+   * {@code withDistances} is false (no run distances).
+   */
+  static OpeningRule readFrom(DataInput in, boolean withDistances) throws IOException {
     OpeningRule r = new OpeningRule();
     r.side = in.readByte();
     r.outside = in.readInt();
@@ -171,8 +273,28 @@ final class OpeningRule {
     r.rate = in.readDouble();
     r.rateBeforeRun = in.readDouble();
     r.tail = ExcursionTail.readFrom(in, RATE_MEMORY);
+    if (withDistances) {
+      r.distances.readFrom(in);
+    } else {
+      r.runAtTheEdge();
+    }
     r.validate();
     return r;
+  }
+
+  /** Reads what {@link #writeTo} wrote. */
+  static OpeningRule readFrom(DataInput in) throws IOException {
+    return readFrom(in, true);
+  }
+
+  /**
+   * A pending run whose distances were not kept (tracker snapshots before version 5) is taken to
+   * have hugged the band's edge: it needs as long as the edge's rate asks.
+   */
+  private void runAtTheEdge() {
+    for (int i = 0; i < Math.min(outside, MAX_NEEDED); i++) {
+      distances.add(1);
+    }
   }
 
   /** A rule with a pending run as snapshots before version 3 kept it (no rates, no gap). */
@@ -181,6 +303,7 @@ final class OpeningRule {
     r.side = side;
     r.outside = length;
     r.startMs = startMs;
+    r.runAtTheEdge();
     r.validate();
     return r;
   }
@@ -192,6 +315,10 @@ final class OpeningRule {
     if (outside < 0 || strong < 0 || strong > outside) {
       throw new IOException("tracker snapshot has inconsistent run counters: " + outside
           + " outside, " + strong + " far out");
+    }
+    if (distances.size() != Math.min(outside, MAX_NEEDED)) {
+      throw new IOException("tracker snapshot keeps " + distances.size()
+          + " distances for a run of " + outside);
     }
     if ((outside == 0) != (side == 0 && startMs == SignalTracker.NO_RUN)) {
       throw new IOException("tracker snapshot has an inconsistent pending run");

@@ -49,7 +49,8 @@ public final class RobustBaseline {
   /** Returned by {@link #firstTimestamp()} / {@link #lastTimestamp()} before any observation. */
   public static final long NO_TIMESTAMP = Long.MIN_VALUE;
 
-  static final byte SNAPSHOT_VERSION = 1;
+  /** Version 2 added which values were learned clipped; version 1 is still read (none were). */
+  static final byte SNAPSHOT_VERSION = 2;
   private static final int MAX_WINDOW = 4096;
   private static final int INITIAL_CAPACITY = 4;
 
@@ -74,6 +75,9 @@ public final class RobustBaseline {
   // slots (the default holds 120), else shorts, which are enough for MAX_WINDOW
   private byte[] order;
   private short[] wideOrder; // null while order is used
+  // a bit per ring slot: the value was clipped to the band's edge when learned (its level is the
+  // band's, not the noise's); null while no value in the window was
+  private long[] clipped;
   private double lastMad; // where the next MAD search starts; any value gives the same MAD
   private int head; // slot of the next write
   private int count; // filled slots
@@ -112,9 +116,22 @@ public final class RobustBaseline {
    * @return false when the value was rejected
    */
   public boolean learn(long tsMs, double value) {
+    return learn(tsMs, value, false);
+  }
+
+  /**
+   * Learns one observation, which the caller may have clipped to the band's edge: it weighs in
+   * the median and spread as any other, but says nothing of how the noise moves from one
+   * observation to the next ({@link #serialCorrelation}).
+   *
+   * @param wasClipped whether {@code value} is a band edge standing for a value beyond it
+   * @return false when the value was rejected
+   */
+  boolean learn(long tsMs, double value, boolean wasClipped) {
     if (!Double.isFinite(value)) {
       return false;
     }
+    markClipped(head, wasClipped);
     if (observations == 0) {
       firstTs = tsMs;
       lastTs = tsMs;
@@ -128,6 +145,24 @@ public final class RobustBaseline {
     }
     cached = null;
     return true;
+  }
+
+  private void markClipped(int slot, boolean wasClipped) {
+    if (clipped == null) {
+      if (!wasClipped) {
+        return;
+      }
+      clipped = new long[(windowSize + 63) / 64];
+    }
+    if (wasClipped) {
+      clipped[slot >>> 6] |= 1L << slot;
+    } else {
+      clipped[slot >>> 6] &= ~(1L << slot);
+    }
+  }
+
+  private boolean isClipped(int slot) {
+    return clipped != null && (clipped[slot >>> 6] & (1L << slot)) != 0;
   }
 
   /** Writes the observation into the ring (evicting the oldest when full) and the value order. */
@@ -321,6 +356,29 @@ public final class RobustBaseline {
   /** Observations ever learned (saturates at {@link Integer#MAX_VALUE}), not only the window. */
   public int observations() {
     return observations;
+  }
+
+  /**
+   * The lag-1 correlation of the window's values in the order they were learned ({@link
+   * SerialDependence#assuredRho}): how much this scope's noise wanders. Costs a pass over the
+   * window; asked only when a run of out-of-band values is about to open an anomaly.
+   *
+   * <p>Values learned clipped to the band's edge are left out, the pending run's own among them:
+   * a stretch of them is one value repeated, which reads as noise that stays put whatever the
+   * noise did (a rise a signal that flags only drops does not judge, held for a few minutes,
+   * would make any later drop look like wandering).
+   */
+  double serialCorrelation() {
+    int oldest = count < windowSize ? 0 : head;
+    double[] arrival = new double[count];
+    int n = 0;
+    for (int k = 0; k < count; k++) {
+      int slot = (oldest + k) % windowSize;
+      if (!isClipped(slot)) {
+        arrival[n++] = valueAt(slot);
+      }
+    }
+    return SerialDependence.assuredRho(arrival, n);
   }
 
   /** Observations currently in the window, {@code min(observations, windowSize)}. */
@@ -525,6 +583,9 @@ public final class RobustBaseline {
     lastTs = NO_TIMESTAMP;
     times.clear();
     lastMad = 0;
+    if (clipped != null) {
+      Arrays.fill(clipped, 0);
+    }
     cached = Band.EMPTY;
   }
 
@@ -539,18 +600,20 @@ public final class RobustBaseline {
     long[] arrival = arrivalTimes();
     long[] keptTimes = new long[n];
     double[] keptValues = new double[n];
+    boolean[] keptClipped = new boolean[n];
     int kept = 0;
     for (int k = 0; k < n; k++) {
       int slot = (oldest + k) % windowSize;
       long t = arrival[k];
       if (t >= tsMs) {
         keptTimes[kept] = t;
+        keptClipped[kept] = isClipped(slot);
         keptValues[kept++] = valueAt(slot);
       }
     }
     forget();
     for (int i = 0; i < kept; i++) {
-      learn(keptTimes[i], keptValues[i]);
+      learn(keptTimes[i], keptValues[i], keptClipped[i]);
     }
   }
 
@@ -637,7 +700,8 @@ public final class RobustBaseline {
 
   /**
    * Writes the state: version byte, window size of the writer, observations, first and last
-   * timestamp, window count, then the window oldest first as {@code (long ts, double value)}.
+   * timestamp, window count, then the window oldest first as {@code (long ts, double value)},
+   * then whether any of them was learned clipped and, if so, a bit for each oldest first.
    */
   public void writeTo(DataOutput out) throws IOException {
     out.writeByte(SNAPSHOT_VERSION);
@@ -652,6 +716,16 @@ public final class RobustBaseline {
       int slot = (start + i) % windowSize;
       out.writeLong(arrival[i]);
       out.writeDouble(valueAt(slot));
+    }
+    out.writeBoolean(clipped != null);
+    if (clipped != null) {
+      for (int i = 0; i < count; i += 8) {
+        int bits = 0;
+        for (int j = 0; j < 8 && i + j < count; j++) {
+          bits |= isClipped((start + i + j) % windowSize) ? 1 << j : 0;
+        }
+        out.writeByte(bits);
+      }
     }
   }
 
@@ -673,7 +747,7 @@ public final class RobustBaseline {
   private static RobustBaseline read(DataInput in, Signal signal, DetectorSettings settings)
       throws IOException {
     int version = in.readUnsignedByte();
-    if (version != SNAPSHOT_VERSION) {
+    if (version < 1 || version > SNAPSHOT_VERSION) {
       throw new IOException("unsupported baseline snapshot version " + version);
     }
     int storedWindow = in.readInt();
@@ -701,18 +775,31 @@ public final class RobustBaseline {
     }
     RobustBaseline b = new RobustBaseline(signal, settings);
     int skip = Math.max(0, count - b.windowSize);
+    long[] ts = new long[count];
+    double[] vs = new double[count];
     for (int i = 0; i < count; i++) {
-      long ts = in.readLong();
-      double v = in.readDouble();
-      if (!Double.isFinite(v)) {
+      ts[i] = in.readLong();
+      vs[i] = in.readDouble();
+      if (!Double.isFinite(vs[i])) {
         throw new IOException("baseline snapshot value " + i + " is not finite");
       }
-      if (ts < first || ts > last) {
+      if (ts[i] < first || ts[i] > last) {
         throw new IOException("baseline snapshot timestamp " + i + " outside [first, last]");
       }
-      if (i >= skip) {
-        b.store(ts, v);
+    }
+    // before version 2 no value was known to be clipped
+    boolean[] wasClipped = new boolean[count];
+    if (version >= 2 && in.readBoolean()) {
+      for (int i = 0; i < count; i += 8) {
+        int bits = in.readUnsignedByte();
+        for (int j = 0; j < 8 && i + j < count; j++) {
+          wasClipped[i + j] = (bits & (1 << j)) != 0;
+        }
       }
+    }
+    for (int i = skip; i < count; i++) {
+      b.markClipped(b.head, wasClipped[i]);
+      b.store(ts[i], vs[i]);
     }
     b.observations = observations;
     b.firstTs = observations == 0 ? NO_TIMESTAMP : first;

@@ -54,7 +54,7 @@ public final class SignalTracker {
   /** {@link Step#runStartMs()} when no run is pending and no anomaly is open. */
   public static final long NO_RUN = Long.MIN_VALUE;
 
-  static final byte SNAPSHOT_VERSION = 4;
+  static final byte SNAPSHOT_VERSION = 5;
 
   public enum Transition {
     NONE,
@@ -293,7 +293,10 @@ public final class SignalTracker {
     }
 
     double distance = Math.abs(value - band.expected()) / band.halfWidth();
-    if (opening.observe(tsMs, side, distance, settings().openAfter())) {
+    // how much wider than its spread asks the band is judged (a floor, youth, the load): its
+    // edge is that much further out in the noise
+    double widening = band.halfWidth() / (settings().bandWidth() * band.spread());
+    if (opening.observe(tsMs, side, distance, widening, settings().openAfter(), baseline)) {
       open = true;
       openSide = side;
       openStartMs = opening.startMs();
@@ -304,7 +307,8 @@ public final class SignalTracker {
       return step(tsMs, value, band, score, true, Transition.OPENED);
     }
     // closed: learn winsorized, so neither a spike nor a pending run drags the median
-    baseline.learn(tsMs, Math.min(Math.max(value, band.lower()), band.upper()));
+    double learned = Math.min(Math.max(value, band.lower()), band.upper());
+    baseline.learn(tsMs, learned, learned != value);
     return step(tsMs, value, band, score, outside, Transition.NONE);
   }
 
@@ -609,7 +613,9 @@ public final class SignalTracker {
   }
 
   /**
-   * Restores a tracker written by {@link #writeTo}, by version 3 (no trend run start: a pending
+   * Restores a tracker written by {@link #writeTo}, by version 4 (no distances of a pending
+   * run's observations: it is taken to have hugged the band's edge), by version 3 (no trend run
+   * start: a pending
    * trend counts once a new run starts), or by versions 1 and 2 (no out-of-band rates: the
    * priors; the daily envelope as the newest two days of the seasons; an open anomaly's run
    * collected from the next observation on).
@@ -662,7 +668,7 @@ public final class SignalTracker {
         trendFromMs = in.readLong();
         trendFromValue = in.readDouble();
       }
-      opening = OpeningRule.readFrom(in);
+      opening = OpeningRule.readFrom(in, version >= 5);
       seasons = SeasonalEnvelope.readFrom(in);
       if (in.readBoolean()) {
         regime = RegimeWindow.readFrom(in, regimeCapacity(settings));

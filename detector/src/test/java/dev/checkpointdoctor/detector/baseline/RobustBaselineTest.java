@@ -216,6 +216,26 @@ class RobustBaselineTest {
     assertThat(copy.observations()).isEqualTo(6);
   }
 
+  /** Version 1 had no clipped marks after the window: it reads, with none clipped. */
+  @Test
+  void aVersionOneSnapshotStillReads() throws IOException {
+    DetectorSettings s = settings(3, 5, Duration.ofHours(1));
+    RobustBaseline reference = new RobustBaseline(Signal.DISK_LATENCY, s);
+    byte[] v1 = bytes(out -> {
+      header(out, 5, 3, T0, T0 + 2, 3);
+      for (int i = 0; i < 3; i++) {
+        out.writeLong(T0 + i);
+        out.writeDouble(10 + i);
+        reference.learn(T0 + i, 10 + i);
+      }
+    });
+    RobustBaseline copy = RobustBaseline.readFrom(
+        new DataInputStream(new ByteArrayInputStream(v1)), Signal.DISK_LATENCY, s);
+    assertThat(copy.band()).isEqualTo(reference.band());
+    assertThat(copy.observations()).isEqualTo(3);
+    assertThat(bytes(copy::writeTo)).isEqualTo(bytes(reference::writeTo));
+  }
+
   @Test
   void corruptSnapshotsFailWithIoException() {
     DetectorSettings s = settings(3, 5, Duration.ofHours(1));

@@ -415,8 +415,7 @@ class SignalTrackerTest {
       original.observe(ts(i), 3000);
     }
     assertThat(original.open()).isTrue();
-    byte[] v4 = RobustBaselineTest.bytes(original::writeTo);
-    assertThat(v4[0]).isEqualTo(SignalTracker.SNAPSHOT_VERSION).isEqualTo((byte) 4);
+    byte[] v4 = asVersion4(RobustBaselineTest.bytes(original::writeTo));
     // version 3 is version 4 without the trend run's start (a long and a double after the
     // trend run's length), which follow the baseline and 66 bytes of the tracker's fields
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(v4));
@@ -437,7 +436,44 @@ class SignalTrackerTest {
       assertThat(copy.observe(ts(i), v)).as("step " + i).isEqualTo(original.observe(ts(i), v));
     }
     assertThat(copy.view()).isEqualTo(original.view());
-    assertThat(RobustBaselineTest.bytes(copy::writeTo)[0]).isEqualTo((byte) 4);
+    assertThat(RobustBaselineTest.bytes(copy::writeTo)[0]).isEqualTo((byte) 5);
+  }
+
+  /**
+   * A version-5 snapshot as version 4 wrote it: without the distances of the pending run's
+   * observations (their count and a float each), which end the opening rule's fields.
+   */
+  static byte[] asVersion4(byte[] v5) throws IOException {
+    assertThat(v5[0]).isEqualTo(SignalTracker.SNAPSHOT_VERSION).isEqualTo((byte) 5);
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(v5));
+    in.readUnsignedByte();
+    RobustBaseline.readFrom(in, Signal.CHECKPOINT_DURATION, DEFAULTS);
+    in.skipBytes(66 + 16);
+    OpeningRule rule = OpeningRule.readFrom(in);
+    int end = v5.length - in.available();
+    int start = end - 4 - 4 * Math.min(rule.length(), 50);
+    byte[] v4 = new byte[v5.length - (end - start)];
+    System.arraycopy(v5, 0, v4, 0, start);
+    System.arraycopy(v5, end, v4, start, v5.length - end);
+    v4[0] = 4;
+    return v4;
+  }
+
+  @Test
+  void aVersionFourSnapshotRestoresAndGoesOn() throws IOException {
+    SignalTracker original = new SignalTracker(Signal.CHECKPOINT_DURATION, DEFAULTS);
+    feedNormal(original, 0, 40);
+    original.observe(ts(40), 3000);
+    original.observe(ts(41), 3000);
+    SignalTracker copy = SignalTracker.readFrom(new DataInputStream(new ByteArrayInputStream(
+        asVersion4(RobustBaselineTest.bytes(original::writeTo)))),
+        Signal.CHECKPOINT_DURATION, DEFAULTS);
+    assertThat(copy.view()).isEqualTo(original.view());
+    // this scope's noise does not wander: the run opens on the third as it would have
+    for (int i = 42; i < 80; i++) {
+      double v = i < 45 ? 3000 : normal(i);
+      assertThat(copy.observe(ts(i), v)).as("step " + i).isEqualTo(original.observe(ts(i), v));
+    }
   }
 
   @Test
@@ -452,6 +488,25 @@ class SignalTrackerTest {
     assertThat(b).isEqualTo(a);
     assertThat(b.transition()).isEqualTo(Transition.OPENED);
     assertThat(b.runStartMs()).isEqualTo(ts(40));
+  }
+
+  /**
+   * The values a rise was clipped to stay marked across a snapshot: restored as plain values, ten
+   * equal ones would read as noise that wanders, and the drop would need a longer run.
+   */
+  @Test
+  void snapshotKeepsWhichValuesWereClipped() throws IOException {
+    SignalTracker original = new SignalTracker(Signal.RECORDS_IN, DEFAULTS);
+    feedNormal(original, 0, 40);
+    for (int i = 40; i < 50; i++) {
+      original.observe(ts(i), 3000); // learned clipped at the upper edge, 1100
+    }
+    SignalTracker copy = roundTrip(original, Signal.RECORDS_IN);
+    for (int i = 50; i < 53; i++) {
+      assertThat(copy.observe(ts(i), 300)).isEqualTo(original.observe(ts(i), 300));
+    }
+    assertThat(copy.open()).isTrue();
+    assertThat(copy.view()).isEqualTo(original.view());
   }
 
   @Test

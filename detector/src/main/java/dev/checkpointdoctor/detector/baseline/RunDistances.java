@@ -1,0 +1,68 @@
+package dev.checkpointdoctor.detector.baseline;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/**
+ * How far out ({@code |value - expected| / halfWidth}) the newest observations of a pending run
+ * went, up to a capacity: the longest run the opening rule ever asks for, so nothing older is
+ * needed. Floats: a hundredth of a half-width is more than the rule tells apart. Not
+ * thread-safe.
+ */
+final class RunDistances {
+  private final float[] ring;
+  private int head; // slot of the next write
+  private int size;
+
+  RunDistances(int capacity) {
+    this.ring = new float[capacity];
+  }
+
+  void add(double distance) {
+    ring[head] = (float) distance;
+    head = (head + 1) % ring.length;
+    size = Math.min(size + 1, ring.length);
+  }
+
+  /** The {@code j}-th newest distance, 1 the newest, for {@code j} in {@code [1, size()]}. */
+  double newest(int j) {
+    if (j < 1 || j > size) {
+      throw new IndexOutOfBoundsException("newest " + j + " of " + size);
+    }
+    return ring[Math.floorMod(head - j, ring.length)];
+  }
+
+  /** Distances held: the run's length up to the capacity. */
+  int size() {
+    return size;
+  }
+
+  void clear() {
+    head = 0;
+    size = 0;
+  }
+
+  /** Writes the count, then the distances oldest first. */
+  void writeTo(DataOutput out) throws IOException {
+    out.writeInt(size);
+    for (int j = size; j >= 1; j--) {
+      out.writeFloat((float) newest(j));
+    }
+  }
+
+  /** Reads what {@link #writeTo} wrote into an empty holder. */
+  void readFrom(DataInput in) throws IOException {
+    int n = in.readInt();
+    if (n < 0 || n > ring.length) {
+      throw new IOException("run distances snapshot holds " + n + " of at most " + ring.length);
+    }
+    for (int i = 0; i < n; i++) {
+      float d = in.readFloat();
+      if (!(d >= 0) || !Float.isFinite(d)) {
+        throw new IOException("run distances snapshot has an invalid distance " + d);
+      }
+      add(d);
+    }
+  }
+}
