@@ -31,6 +31,13 @@ final class TrendWatch {
   static final long EVERY_MS = 5 * 60_000L;
   static final int OPEN_AFTER = 3;
   static final int RESOLVE_AFTER = 6;
+  /**
+   * How long after a deployment the state is still warming up: a job started without restored
+   * state fills it as keys arrive, and a young job's first hours (a weekend's dip fading out on
+   * Monday morning) rise with a load it has never seen. Growth is read only over windows that
+   * begin after it.
+   */
+  static final long WARM_UP_MS = 3 * 3_600_000L;
 
   enum Transition { NONE, OPENED, RESOLVED, UPDATED }
 
@@ -88,7 +95,7 @@ final class TrendWatch {
     // growth leaves what the job did before: a reading across a redeploy measures the
     // redeploy, and a level the last days reached at this hour is the daily cycle
     boolean growing = reading != null && reading.growing()
-        && reading.fromMs() >= deployedAtMs
+        && reading.fromMs() >= warmedUpAt(deployedAtMs)
         && !seasonReached.reached(nowMs, reading.toValue());
     // what may open is the caller's choice; an open anomaly resolves only when growth stops
     growingRun = growing && (mayOpen || open != null) ? growingRun + 1 : 0;
@@ -103,6 +110,11 @@ final class TrendWatch {
       return Transition.RESOLVED;
     }
     return growing ? Transition.UPDATED : Transition.NONE;
+  }
+
+  /** When growth may first be read from: the end of the warm-up after the deployment. */
+  static long warmedUpAt(long deployedAtMs) {
+    return deployedAtMs == Long.MIN_VALUE ? Long.MIN_VALUE : deployedAtMs + WARM_UP_MS;
   }
 
   void writeTo(DataOutput out) throws IOException {

@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** What keeps a steady rise from being read as growth: a redeploy inside it, the daily cycle. */
+/**
+ * What keeps a steady rise from being read as growth: a redeploy inside it, a young job's warm-up,
+ * the daily cycle.
+ */
 class TrendWatchTest {
   private static final long T0 = 1_772_409_600_000L;
   private static final long MINUTE = 60_000L;
@@ -44,6 +47,17 @@ class TrendWatchTest {
   @Test
   void aRiseReadAcrossARedeployIsNotGrowth() {
     assertThat(opens(T0 + 90 * MINUTE, (t, v) -> false)).isFalse();
+  }
+
+  @Test
+  void aRiseInTheFirstHoursAfterADeploymentIsWarmUp() {
+    // the windows read begin 30-90 minutes after the deployment
+    assertThat(opens(T0 - 30 * MINUTE, (t, v) -> false)).isFalse();
+  }
+
+  @Test
+  void theSameRiseOpensOnceTheJobWarmedUp() {
+    assertThat(opens(T0 - TrendWatch.WARM_UP_MS, (t, v) -> false)).isTrue();
   }
 
   @Test
