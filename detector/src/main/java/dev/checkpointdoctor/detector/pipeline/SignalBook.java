@@ -15,6 +15,7 @@ import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.trend.GrowthReading;
 import dev.checkpointdoctor.detector.trend.HourlyHistory;
 import dev.checkpointdoctor.detector.trend.InputHistories;
+import dev.checkpointdoctor.detector.trend.InputLevel;
 import dev.checkpointdoctor.detector.trend.LoadTrend;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -143,6 +144,10 @@ final class SignalBook {
       step = entry.tracker.observe(o.timestampMs(), o.value(), Double.POSITIVE_INFINITY, 1,
           duration == null ? Double.NEGATIVE_INFINITY : StuckCheckpoint.ageFrom(
               duration.tracker, entry.open == null ? duration.hourly : null, o.value()));
+    } else if (followsInput(entry.key)) {
+      // a state that rises with the job's input over its last hours is load; see InputLevel
+      step = entry.tracker.observe(o.timestampMs(), o.value(), Double.POSITIVE_INFINITY,
+          stateLoad(job, entry, o));
     } else {
       step = entry.tracker.observe(o.timestampMs(), o.value());
     }
@@ -316,6 +321,33 @@ final class SignalBook {
       return InputLoad.NONE; // the task's ratio could only lower it
     }
     return InputLoad.factor(own, busy.inputs.lowerMedian(), settings.relativeFloor());
+  }
+
+  /** The job-level sizes of the checkpointed state, which may follow the job's input. */
+  private static boolean followsInput(Key key) {
+    return (key.signal == Signal.CHECKPOINT_FULL_SIZE || key.signal == Signal.CHECKPOINT_SIZE)
+        && "job".equals(key.scope);
+  }
+
+  /**
+   * The load factor of a job's state size: the lower median over the job's records-in scopes of
+   * their rate now over their last hours' level ({@link InputLevel}), when it exceeds the
+   * relative floor. Read only for a value above the baseline's own band (below it the factor
+   * changes nothing), so the scan over the job's inputs runs rarely.
+   */
+  private double stateLoad(Job job, Entry state, Observation o) {
+    if (!(o.value() > state.tracker.band().upper())) {
+      return InputLoad.NONE;
+    }
+    List<SeriesHistory> inputs = job.histories(Signal.RECORDS_IN);
+    double[] ratios = new double[inputs.size()];
+    for (int i = 0; i < ratios.length; i++) {
+      SeriesHistory h = inputs.get(i);
+      Entry e = job.entries.get(new Key(Signal.RECORDS_IN, h.scope()));
+      ratios[i] = e == null ? Double.NaN : InputLevel.ratio(h, e.hourly, o.timestampMs());
+    }
+    double f = InputLoad.lowerMedian(ratios, ratios.length);
+    return InputLoad.factor(f, f, settings.relativeFloor());
   }
 
   /** An entry's newest records-in rate over its baseline's expected one; NaN while unknown. */
