@@ -1,12 +1,14 @@
 package dev.checkpointdoctor.detector.baseline;
 
 /**
- * A list of hourly ranges (hour, min, max), oldest hour first, packed losslessly into bytes: the
- * completed hours of a {@link SeasonalEnvelope}. Hours are written as the gap from the previous
- * one (consecutive hours take a bit); each min and each max as the bits of its float XORed with
- * the previous hour's min or max, as time-series databases store floats (the same value again
- * takes a bit, a value close to the previous one only the bits that differ, within the window of
- * meaningful bits the previous value used). Every float comes back with the very bits it had.
+ * A list of hourly ranges (hour, min, max), oldest hour first, packed into bytes: the completed
+ * hours of a {@link SeasonalEnvelope}. Hours are written as the gap from the previous one
+ * (consecutive hours take a bit). A min is rounded down and a max up to 13 significant bits
+ * ({@link #DROPPED}): a range only ever widens, by at most 1/4096 of its value, and the low bits
+ * of a noisy value, which no encoding shrinks, are not kept. Each is then written as the
+ * difference from the previous hour's min or max, counted in steps of that grid (the same value
+ * again takes a bit, a near one a few). Values up to 8192 that are integers, and any value already on the grid,
+ * come back unchanged; a max within 1/4096 of the largest float saturates at the grid's largest.
  *
  * <p>Read and written whole, through a per-thread {@link Unpacked} scratch: an envelope unpacks
  * its hours once per hour of event time (when an hour completes, and to answer the questions of
@@ -14,6 +16,13 @@ package dev.checkpointdoctor.detector.baseline;
  */
 final class HourRanges {
   static final byte[] EMPTY = new byte[0];
+  /**
+   * Low mantissa bits dropped from each min (rounding it down) and max (rounding it up): 12 of a
+   * float's 24 bits are kept, a range is widened by at most 1/4096 of its value. Far below the
+   * slack the questions allow (at least a twentieth of the value: {@link SignalTracker}), and
+   * noise in the low bits costs bits in every hour.
+   */
+  static final int DROPPED = 11;
 
   private HourRanges() {}
 
@@ -87,17 +96,17 @@ final class HourRanges {
     Reader r = new Reader(packed);
     int n = r.read(8) | r.read(8) << 8;
     int hour = newest - r.read(8); // the first hour, as hours before the newest
-    int loBits = 0;
-    int hiBits = 0;
-    int[] loWindow = new int[2];
-    int[] hiWindow = new int[2];
+    int lo = 0;
+    int hi = 0;
+    int[] loWindow = new int[1];
+    int[] hiWindow = new int[1];
     for (int i = 0; i < n; i++) {
       if (i > 0) {
         hour += 1 + (r.read(1) == 0 ? 0 : r.read(8));
       }
-      loBits ^= readXor(r, loWindow);
-      hiBits ^= readXor(r, hiWindow);
-      u.add(hour, Float.intBitsToFloat(loBits), Float.intBitsToFloat(hiBits));
+      lo += readDelta(r, loWindow);
+      hi += readDelta(r, hiWindow);
+      u.add(hour, fromKey(lo), fromKey(hi));
     }
     return u;
   }
@@ -114,10 +123,10 @@ final class HourRanges {
     w.write(u.size & 0xff, 8);
     w.write(u.size >>> 8, 8);
     w.write(newest - u.hours[0], 8);
-    int loBits = 0;
-    int hiBits = 0;
-    int[] loWindow = new int[2];
-    int[] hiWindow = new int[2];
+    int loKey = 0;
+    int hiKey = 0;
+    int[] loWindow = new int[1];
+    int[] hiWindow = new int[1];
     for (int i = 0; i < u.size; i++) {
       if (i > 0) {
         int gap = u.hours[i] - u.hours[i - 1] - 1;
@@ -128,54 +137,82 @@ final class HourRanges {
           w.write(gap, 8);
         }
       }
-      int lo = Float.floatToRawIntBits(u.lows[i]);
-      int hi = Float.floatToRawIntBits(u.highs[i]);
-      writeXor(w, lo ^ loBits, loWindow);
-      writeXor(w, hi ^ hiBits, hiWindow);
-      loBits = lo;
-      hiBits = hi;
+      int lo = lowKey(u.lows[i]);
+      int hi = highKey(u.highs[i]);
+      writeDelta(w, lo - loKey, loWindow);
+      writeDelta(w, hi - hiKey, hiWindow);
+      loKey = lo;
+      hiKey = hi;
     }
     return w.toBytes();
   }
 
   /**
-   * An XOR as Gorilla writes it: 0 for none; 10 and the bits within the previous window (leading
-   * zeros, length) when they fit in it; else 11, 5 bits of leading zeros, 5 bits of length - 1,
-   * and the meaningful bits. {@code window} is {leading zeros, length}, length 0 for none yet.
+   * A float as an int that orders as the floats do: its bits, with the sign moved to the whole
+   * int (so the grid is symmetric: -x on it when x is; -0.0 becomes 0.0, which compares equal).
    */
-  private static void writeXor(Writer w, int xor, int[] window) {
-    if (xor == 0) {
+  private static int key(float f) {
+    int bits = Float.floatToRawIntBits(f);
+    return bits >= 0 ? bits : -(bits & 0x7fffffff);
+  }
+
+  /** The float of a key in units of the grid ({@link #DROPPED} bits dropped). */
+  private static float fromKey(int q) {
+    int k = q << DROPPED;
+    return Float.intBitsToFloat(k >= 0 ? k : 0x80000000 | -k);
+  }
+
+  /** A minimum's key on the grid, rounded down: the float it stands for is at most it. */
+  static int lowKey(float lo) {
+    int q = key(lo) >> DROPPED;
+    return Float.isFinite(fromKey(q)) ? q : q + 1;
+  }
+
+  /** A maximum's key on the grid, rounded up: the float it stands for is at least it. */
+  static int highKey(float hi) {
+    int k = key(hi);
+    int q = (int) (((long) k + (1 << DROPPED) - 1) >> DROPPED);
+    return Float.isFinite(fromKey(q)) ? q : q - 1;
+  }
+
+  /**
+   * A difference of keys: 0 for none; 10 and the zigzagged difference in as many bits as the last
+   * length written, when it fits in them; else 11, 5 bits of its length - 1 and the bits.
+   * {@code window} holds that length, 0 for none yet.
+   */
+  private static void writeDelta(Writer w, int delta, int[] window) {
+    if (delta == 0) {
       w.write(0, 1);
       return;
     }
-    int lead = Integer.numberOfLeadingZeros(xor);
-    int trail = Integer.numberOfTrailingZeros(xor);
-    if (window[1] > 0 && lead >= window[0] && trail >= 32 - window[0] - window[1]) {
+    int zigzag = (delta << 1) ^ (delta >> 31);
+    int length = 32 - Integer.numberOfLeadingZeros(zigzag);
+    // the last length, unless the difference is shorter by more than the 5 bits a new one costs
+    // (else one large difference, as the first is, would make every later one as long)
+    if (window[0] > 0 && length <= window[0] && window[0] - length <= 5) {
       w.write(1, 2); // a 1 then a 0: the low bit is written (and read) first
-      w.write(xor >>> (32 - window[0] - window[1]), window[1]);
+      w.write(zigzag, window[0]);
       return;
     }
-    int length = 32 - lead - trail;
     w.write(3, 2);
-    w.write(lead, 5); // at most 31: the xor is not 0
     w.write(length - 1, 5);
-    w.write(xor >>> trail, length);
-    window[0] = lead;
-    window[1] = length;
+    w.write(zigzag, length);
+    window[0] = length;
   }
 
-  private static int readXor(Reader r, int[] window) {
+  private static int readDelta(Reader r, int[] window) {
     if (r.read(1) == 0) {
       return 0;
     }
+    int zigzag;
     if (r.read(1) == 0) {
-      return r.read(window[1]) << (32 - window[0] - window[1]);
+      zigzag = r.read(window[0]);
+    } else {
+      int length = r.read(5) + 1;
+      window[0] = length;
+      zigzag = r.read(length);
     }
-    int lead = r.read(5);
-    int length = r.read(5) + 1;
-    window[0] = lead;
-    window[1] = length;
-    return r.read(length) << (32 - lead - length);
+    return (zigzag >>> 1) ^ -(zigzag & 1);
   }
 
   /** Bits, least significant first within each word. */

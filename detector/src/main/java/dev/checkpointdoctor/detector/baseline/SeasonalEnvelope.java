@@ -16,8 +16,11 @@ import java.util.Arrays;
  * newestHour}; an hour that fell out of that range is empty. Floats (a float's 24-bit precision
  * is plenty for "did it go this far"). Every tracked series has an envelope, and a full one held
  * 192 hours of two floats (1.5 KB), so only the newest hour, which every observation widens, is
- * kept as two floats; the completed hours are packed losslessly ({@link HourRanges}: a repeated
- * range takes a few bits, a noisy one the bits that differ).
+ * kept as two floats; the completed hours are packed ({@link HourRanges}: a repeated range takes
+ * a few bits, a noisy one about ten bits a value, each min rounded down and each max up to 13
+ * significant bits). The rounding widens a completed hour by at most 1/4096 of its value: it
+ * may explain a value that exceeded the hour by less than that beyond the slack, and not
+ * accuse one by as little; the slack is at least a twentieth of the value.
  *
  * <p>The questions ({@link #explains}, {@link #accuses}) look at the same hours of earlier days,
  * which are all completed hours; they are asked for every observation, and their answer depends
