@@ -18,8 +18,13 @@ import java.lang.management.MemoryMXBean;
  * is the steady state, with full baseline windows, daily envelopes and recent histories.
  * {@code bench.values}: {@code integral} (default; values a float holds exactly, as counts,
  * bytes and milliseconds mostly are) or {@code fractional} (rates and averages: every value
- * needs a double). {@code bench.histogram} (0): after each size, print that many classes of a
- * class histogram of the live heap (what the bytes per series are made of).
+ * needs a double) or {@code noisy} (a level plus noise drawn afresh every scrape: full-precision
+ * doubles that differ every time, as measured rates and averages do; nothing repeats, so no
+ * encoding is flattered). {@code bench.fillDays} (0): scrapes every {@code bench.fillStepMinutes}
+ * (15) of event time for that many days before the {@code bench.scrapes} 15 s scrapes, so the
+ * seasonal envelopes hold those days (8 fills them: the steady state of a fleet a week old).
+ * {@code bench.histogram} (0): after each size, print that many classes of a class histogram of
+ * the live heap (what the bytes per series are made of).
  */
 public final class HeapPerSeries {
   private static final String[] NAMES = {
@@ -40,11 +45,13 @@ public final class HeapPerSeries {
     System.out.println("| tracked series | baselines | heap bytes per tracked series |");
     System.out.println("| ---: | ---: | ---: |");
     int scrapes = Integer.getInteger("bench.scrapes", 3);
-    boolean fractional = "fractional".equals(System.getProperty("bench.values", "integral"));
+    String values = System.getProperty("bench.values", "integral");
     int histogram = Integer.getInteger("bench.histogram", 0);
+    int fillDays = Integer.getInteger("bench.fillDays", 0);
+    int fillStepMinutes = Integer.getInteger("bench.fillStepMinutes", 15);
     for (String n : sizes.split(",")) {
       int series = Integer.parseInt(n.trim());
-      long[] r = measure(series, scrapes, fractional, histogram);
+      long[] r = measure(series, scrapes, values, histogram, fillDays, fillStepMinutes);
       System.out.printf("| %,d | %,d | %,d |%n", r[0], r[1], r[2]);
     }
   }
@@ -55,21 +62,23 @@ public final class HeapPerSeries {
   }
 
   static long[] measure(int n, int scrapes) {
-    return measure(n, scrapes, false, 0);
+    return measure(n, scrapes, "integral", 0, 0, 15);
   }
 
-  static long[] measure(int n, int scrapes, boolean fractional, int histogram) {
+  static long[] measure(int n, int scrapes, String values, int histogram, int fillDays,
+      int fillStepMinutes) {
     long before = usedHeapAfterGc();
     Detector detector = new Detector(SignalCatalog.defaults(), DetectorSettings.defaults());
     long[] ts = new long[1];
     double[] v = new double[1];
-    for (int round = 0; round < scrapes; round++) {
-      ts[0] = 1_796_000_000_000L + round * 15_000L;
+    long start = 1_796_000_000_000L;
+    long fillStepMs = fillStepMinutes * 60_000L;
+    int fills = (int) (fillDays * 86_400_000L / fillStepMs);
+    long fillStart = start - fills * fillStepMs;
+    for (int round = 0; round < fills + scrapes; round++) {
+      ts[0] = round < fills ? fillStart + round * fillStepMs : start + (round - fills) * 15_000L;
       for (int i = 0; i < n; i++) {
-        v[0] = 100 + round % 3 * 10 + i % 13; // stationary, so baselines keep learning
-        if (fractional) {
-          v[0] += 0.1 * (i % 7 + 1); // no float holds n + 0.1
-        }
+        v[0] = value(values, i, round);
         detector.accept(labels(i), ts, v);
         if (i % 10_000 == 9_999) {
           detector.endBatch();
@@ -85,6 +94,26 @@ public final class HeapPerSeries {
     }
     java.lang.ref.Reference.reachabilityFence(detector);
     return new long[] {tracked, detector.baselineCount(), perSeries};
+  }
+
+  /** Series {@code i}'s value in scrape {@code round}: stationary, so baselines keep learning. */
+  static double value(String values, int i, int round) {
+    if ("noisy".equals(values)) {
+      // two uniform draws from a hash of (series, scrape): a triangular noise of +-10 around a
+      // level of its own, a fresh full-precision double every scrape
+      long z = mix(i * 0x9E3779B97F4A7C15L + round);
+      double u1 = (z >>> 11) * 0x1.0p-53;
+      double u2 = (mix(z) >>> 11) * 0x1.0p-53;
+      return 100 + i % 13 + 10 * (u1 + u2 - 1);
+    }
+    double v = 100 + round % 3 * 10 + i % 13;
+    return "fractional".equals(values) ? v + 0.1 * (i % 7 + 1) : v; // no float holds n + 0.1
+  }
+
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
   }
 
   /** Series {@code i}: one of the catalog names, on its own subtask (and column family). */

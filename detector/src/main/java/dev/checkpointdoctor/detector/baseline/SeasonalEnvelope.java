@@ -12,121 +12,152 @@ import java.util.Arrays;
  * when the rolling baseline has drifted lower since. Seven days rather than yesterday alone, so
  * Monday morning is explained by Friday's, and the weekend by last weekend's.
  *
- * <p>A ring of hourly cells covering at most 192 hours: hour {@code h} (hours since the epoch) is
- * remembered when {@code newestHour - 192 < h <= newestHour}; an hour that fell out of that range
- * is empty. Floats (a float's 24-bit precision is plenty for "did it go this far"). The ring holds
- * only as many hours as the oldest remembered one needs ({@code capacity}; cell {@code h mod
- * capacity} holds hour {@code h} when {@code newestHour - capacity < h <= newestHour}, and every
- * hour in range but older than that is empty): every tracked series has one, and a young one
- * needs a few hours, not eight days (1.5 KB).
+ * <p>Hour {@code h} (hours since the epoch) is remembered when {@code newestHour - 192 < h <=
+ * newestHour}; an hour that fell out of that range is empty. Floats (a float's 24-bit precision
+ * is plenty for "did it go this far"). Every tracked series has an envelope, and a full one held
+ * 192 hours of two floats (1.5 KB), so only the newest hour, which every observation widens, is
+ * kept as two floats; the completed hours are packed ({@link HourRanges}: a repeated range takes
+ * a few bits, a noisy one about ten bits a value, each min rounded down and each max up to 13
+ * significant bits). The rounding widens a completed hour by at most 1/4096 of its value: it
+ * may explain a value that exceeded the hour by less than that beyond the slack, and not
+ * accuse one by as little; the slack is at least a twentieth of the value.
+ *
+ * <p>The questions ({@link #explains}, {@link #accuses}) look at the same hours of earlier days,
+ * which are all completed hours; they are asked for every observation, and their answer depends
+ * only on the current hour, so the ranges those hours span are kept for the last hour asked
+ * ({@code askedHour}): the packed hours are unpacked once per hour of event time, and a question
+ * is one comparison. The kept maxima and minima are of floats, and a float's max plus the slack
+ * compares as the largest of the floats plus the slack would: the answers are the ones a scan of
+ * the hours gives, bit for bit.
  */
 final class SeasonalEnvelope {
   static final long HOUR_MS = 3_600_000L;
   static final int SLOTS = 8 * 24;
   /** How many days back an hour may be explained from. */
   static final int DAYS = 7;
+  private static final int NOT_ASKED = Integer.MIN_VALUE;
 
-  private static final int INITIAL_CAPACITY = 4;
-
-  // cell i's min at [2i], max at [2i + 1]; NaN when empty; capacity = cells.length / 2 <= SLOTS
-  private float[] cells = empty(INITIAL_CAPACITY);
   private int newestHour = Integer.MIN_VALUE;
   private int levelSinceHour = Integer.MIN_VALUE; // hours before it do not accuse
+  // the newest hour's range; NaN while it is empty
+  private float newestLo = Float.NaN;
+  private float newestHi = Float.NaN;
+  // the remembered hours before the newest, packed (HourRanges)
+  private byte[] completed = HourRanges.EMPTY;
+  // for askedHour: the ranges of the same hours of the last seven days, all of them (explains)
+  // and those since the level change (accuses), and how many days of the latter had an hour
+  private int askedHour = NOT_ASKED;
+  private float explainLo;
+  private float explainHi;
+  private float accuseLo;
+  private float accuseHi;
+  private byte accuseDays;
 
   SeasonalEnvelope() {}
-
-  private static float[] empty(int capacity) {
-    float[] c = new float[2 * capacity];
-    Arrays.fill(c, Float.NaN);
-    return c;
-  }
-
-  private int capacity() {
-    return cells.length >> 1;
-  }
-
-  /** The cell holding hour {@code h}, or -1 when that hour is empty (or out of range). */
-  private int cellOf(int h) {
-    int cap = capacity();
-    if (h > newestHour || h <= newestHour - cap) {
-      return -1;
-    }
-    int cell = Math.floorMod(h, cap);
-    return Float.isNaN(cells[2 * cell]) ? -1 : cell;
-  }
-
-  /**
-   * Grows the ring so that it holds {@code hours} hours ending at the newest one, moving every
-   * remembered hour after {@code keepAfter} to its cell in the larger ring.
-   */
-  private void growTo(int hours, int keepAfter) {
-    int cap = capacity();
-    int grown = Math.min(SLOTS, Math.max(2 * cap, hours));
-    float[] old = cells;
-    cells = empty(grown);
-    for (int h = newestHour - cap + 1; h <= newestHour; h++) {
-      int from = Math.floorMod(h, cap);
-      if (h > keepAfter && !Float.isNaN(old[2 * from])) {
-        int to = Math.floorMod(h, grown);
-        cells[2 * to] = old[2 * from];
-        cells[2 * to + 1] = old[2 * from + 1];
-      }
-    }
-  }
-
-  /**
-   * Makes {@code h}, newer than the newest hour, the newest: the cells it reuses held hours that
-   * are empty now, unless a remembered hour is still within range, which the ring grows for.
-   */
-  private void advanceTo(int h) {
-    int cap = capacity();
-    int oldest = Integer.MAX_VALUE; // oldest remembered hour that stays in range
-    for (int k = newestHour - cap + 1; k <= newestHour; k++) {
-      if (k > h - SLOTS && !Float.isNaN(cells[2 * Math.floorMod(k, cap)])) {
-        oldest = k;
-        break;
-      }
-    }
-    if (oldest != Integer.MAX_VALUE && h - oldest + 1 > cap) {
-      growTo(h - oldest + 1, h - SLOTS);
-      cap = capacity();
-    }
-    long gap = Math.min((long) h - newestHour, cap);
-    for (long k = 1; k <= gap; k++) {
-      int cell = Math.floorMod(newestHour + (int) k, cap);
-      cells[2 * cell] = Float.NaN;
-      cells[2 * cell + 1] = Float.NaN;
-    }
-    newestHour = h;
-  }
-
-  /** Widens hour {@code h}'s cell (within range) to {@code lo} and {@code hi}. */
-  private void put(int h, float lo, float hi) {
-    if (h <= newestHour - capacity()) {
-      growTo(newestHour - h + 1, newestHour - SLOTS);
-    }
-    int cell = Math.floorMod(h, capacity());
-    if (Float.isNaN(cells[2 * cell])) {
-      cells[2 * cell] = lo;
-      cells[2 * cell + 1] = hi;
-    } else {
-      cells[2 * cell] = Math.min(cells[2 * cell], lo);
-      cells[2 * cell + 1] = Math.max(cells[2 * cell + 1], hi);
-    }
-  }
 
   /** Remembers a value seen while it was normal; values older than the ring holds are ignored. */
   void record(long tsMs, double value) {
     int h = (int) Math.floorDiv(tsMs, HOUR_MS);
+    float v = (float) value;
     if (newestHour == Integer.MIN_VALUE) {
       newestHour = h;
     } else if (h > newestHour) {
       advanceTo(h);
     } else if (h <= newestHour - SLOTS) {
       return;
+    } else if (h < newestHour) {
+      widenCompleted(h, v, v);
+      return;
     }
-    float v = (float) value;
-    put(h, v, v);
+    if (Float.isNaN(newestLo)) {
+      newestLo = v;
+      newestHi = v;
+    } else {
+      newestLo = Math.min(newestLo, v);
+      newestHi = Math.max(newestHi, v);
+    }
+    forgetAnswersAbout(h);
+  }
+
+  /**
+   * Makes {@code h}, newer than the newest hour, the newest: the newest hour's range joins the
+   * completed ones, and hours out of range are dropped.
+   */
+  private void advanceTo(int h) {
+    HourRanges.Unpacked u = HourRanges.unpack(completed, newestHour);
+    if (!Float.isNaN(newestLo)) {
+      u.add(newestHour, newestLo, newestHi);
+    }
+    u.dropUpTo(h - SLOTS);
+    completed = HourRanges.pack(u, h);
+    newestHour = h;
+    newestLo = Float.NaN;
+    newestHi = Float.NaN;
+    askedHour = NOT_ASKED;
+  }
+
+  /** Widens hour {@code h}, a completed hour within range, to {@code lo} and {@code hi}. */
+  private void widenCompleted(int h, float lo, float hi) {
+    HourRanges.Unpacked u = HourRanges.unpack(completed, newestHour);
+    if (u.widen(h, lo, hi)) {
+      completed = HourRanges.pack(u, newestHour);
+      forgetAnswersAbout(h);
+    }
+  }
+
+  /** Forgets the kept answers when hour {@code h} is one they looked at. */
+  private void forgetAnswersAbout(int h) {
+    if (askedHour != NOT_ASKED && (long) h >= (long) askedHour - 24 * DAYS - 1
+        && (long) h <= (long) askedHour - 23) {
+      askedHour = NOT_ASKED;
+    }
+  }
+
+  /** Keeps the answers' ranges for hour {@code now}: hours within one of 24 x day, day 1..7. */
+  private void ask(int now) {
+    if (now == askedHour) {
+      return;
+    }
+    float eLo = Float.POSITIVE_INFINITY;
+    float eHi = Float.NEGATIVE_INFINITY;
+    float aLo = Float.POSITIVE_INFINITY;
+    float aHi = Float.NEGATIVE_INFINITY;
+    int days = 0; // a bit per day
+    HourRanges.Unpacked u = HourRanges.unpack(completed, newestHour);
+    for (int i = 0; i <= u.size; i++) {
+      int h;
+      float lo;
+      float hi;
+      if (i < u.size) {
+        h = u.hours[i];
+        lo = u.lows[i];
+        hi = u.highs[i];
+      } else if (!Float.isNaN(newestLo)) {
+        h = newestHour;
+        lo = newestLo;
+        hi = newestHi;
+      } else {
+        break;
+      }
+      long back = (long) now - h;
+      long day = (back + 1) / 24; // the day whose hours (24 x day +- 1) back may hold it
+      if (back < 23 || day < 1 || day > DAYS || Math.abs(back - 24 * day) > 1) {
+        continue;
+      }
+      eLo = Math.min(eLo, lo);
+      eHi = Math.max(eHi, hi);
+      if (h >= levelSinceHour) {
+        aLo = Math.min(aLo, lo);
+        aHi = Math.max(aHi, hi);
+        days |= 1 << day;
+      }
+    }
+    explainLo = eLo;
+    explainHi = eHi;
+    accuseLo = aLo;
+    accuseHi = aHi;
+    accuseDays = (byte) Integer.bitCount(days);
+    askedHour = now;
   }
 
   /**
@@ -138,19 +169,9 @@ final class SeasonalEnvelope {
     if (newestHour == Integer.MIN_VALUE) {
       return false;
     }
-    int now = (int) Math.floorDiv(tsMs, HOUR_MS);
-    for (int day = 1; day <= DAYS; day++) {
-      for (int h = now - 24 * day - 1; h <= now - 24 * day + 1; h++) {
-        int cell = cellOf(h);
-        if (cell < 0) {
-          continue;
-        }
-        if (side > 0 ? value <= cells[2 * cell + 1] + slack : value >= cells[2 * cell] - slack) {
-          return true;
-        }
-      }
-    }
-    return false;
+    ask((int) Math.floorDiv(tsMs, HOUR_MS));
+    // with no hour, -Inf + slack and +Inf - slack explain nothing (NaN for an infinite slack)
+    return side > 0 ? value <= explainHi + slack : value >= explainLo - slack;
   }
 
   /**
@@ -163,26 +184,12 @@ final class SeasonalEnvelope {
     if (newestHour == Integer.MIN_VALUE) {
       return 0;
     }
-    int now = (int) Math.floorDiv(tsMs, HOUR_MS);
-    int days = 0;
-    double hi = Double.NEGATIVE_INFINITY;
-    double lo = Double.POSITIVE_INFINITY;
-    for (int day = 1; day <= DAYS; day++) {
-      boolean seen = false;
-      for (int h = now - 24 * day - 1; h <= now - 24 * day + 1; h++) {
-        int cell = h < levelSinceHour ? -1 : cellOf(h);
-        if (cell < 0) {
-          continue;
-        }
-        seen = true;
-        hi = Math.max(hi, cells[2 * cell + 1]);
-        lo = Math.min(lo, cells[2 * cell]);
-      }
-      days += seen ? 1 : 0;
-    }
-    if (days < minDays) {
+    ask((int) Math.floorDiv(tsMs, HOUR_MS));
+    if (accuseDays < minDays) {
       return 0;
     }
+    double hi = accuseHi;
+    double lo = accuseLo;
     return value > hi + slack ? 1 : value < lo - slack ? -1 : 0;
   }
 
@@ -192,17 +199,20 @@ final class SeasonalEnvelope {
    */
   void levelChangedAt(long tsMs) {
     levelSinceHour = (int) Math.floorDiv(tsMs, HOUR_MS);
+    askedHour = NOT_ASKED;
+  }
+
+  /** Bytes the completed hours take packed (without the array's header). For tests. */
+  int packedBytes() {
+    return completed.length;
   }
 
   // ---------------------------------------------------------------- snapshot
 
   /** Writes {@code e}; null (nothing recorded yet) is written as an empty envelope. */
   static void writeTo(SeasonalEnvelope e, DataOutput out) throws IOException {
-    int used = 0;
-    int cap = e == null ? 0 : e.capacity();
-    for (int i = 0; i < cap; i++) {
-      used += Float.isNaN(e.cells[2 * i]) ? 0 : 1;
-    }
+    HourRanges.Unpacked u = e == null ? null : e.allHours();
+    int used = u == null ? 0 : u.size;
     out.writeShort(used);
     if (used == 0) {
       return;
@@ -210,22 +220,51 @@ final class SeasonalEnvelope {
     out.writeInt(e.newestHour);
     out.writeInt(e.levelSinceHour);
     // oldest hour first, as the ring of 192 slots wrote them: by slot, which is hour mod 192
-    int[] hours = new int[used];
-    int k = 0;
-    for (int h = e.newestHour - cap + 1; h <= e.newestHour; h++) {
-      if (e.cellOf(h) >= 0) {
-        hours[k++] = h;
+    Integer[] bySlot = new Integer[used];
+    for (int i = 0; i < used; i++) {
+      bySlot[i] = i;
+    }
+    int[] hours = u.hours;
+    Arrays.sort(bySlot, java.util.Comparator.comparingInt(i -> Math.floorMod(hours[i], SLOTS)));
+    for (int i : bySlot) {
+      out.writeInt(u.hours[i]);
+      out.writeFloat(u.lows[i]);
+      out.writeFloat(u.highs[i]);
+    }
+  }
+
+  /** Every remembered hour, the newest included, oldest first (in the per-thread scratch). */
+  private HourRanges.Unpacked allHours() {
+    HourRanges.Unpacked u = HourRanges.unpack(completed, newestHour);
+    if (!Float.isNaN(newestLo)) {
+      u.add(newestHour, newestLo, newestHi);
+    }
+    return u;
+  }
+
+  /**
+   * Sets the remembered hours to {@code hours} (within range of the newest hour, any order, an
+   * hour more than once widening it), packed once.
+   */
+  private void setHours(int[] hours, float[] lows, float[] highs, int n) {
+    Integer[] byHour = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      byHour[i] = i;
+    }
+    Arrays.sort(byHour, java.util.Comparator.comparingInt(i -> hours[i]));
+    HourRanges.Unpacked u = HourRanges.unpack(HourRanges.EMPTY, newestHour);
+    for (int i : byHour) {
+      if (hours[i] == newestHour) {
+        newestLo = Float.isNaN(newestLo) ? lows[i] : Math.min(newestLo, lows[i]);
+        newestHi = Float.isNaN(newestHi) ? highs[i] : Math.max(newestHi, highs[i]);
+      } else if (u.size > 0 && u.hours[u.size - 1] == hours[i]) {
+        u.widen(hours[i], lows[i], highs[i]);
+      } else {
+        u.add(hours[i], lows[i], highs[i]);
       }
     }
-    Integer[] bySlot = Arrays.stream(hours).boxed()
-        .sorted(java.util.Comparator.comparingInt(h -> Math.floorMod(h, SLOTS)))
-        .toArray(Integer[]::new);
-    for (int h : bySlot) {
-      int cell = e.cellOf(h);
-      out.writeInt(h);
-      out.writeFloat(e.cells[2 * cell]);
-      out.writeFloat(e.cells[2 * cell + 1]);
-    }
+    completed = HourRanges.pack(u, newestHour);
+    askedHour = NOT_ASKED;
   }
 
   /** Reads an envelope written by {@link #writeTo}; null when it is empty. */
@@ -240,16 +279,20 @@ final class SeasonalEnvelope {
     SeasonalEnvelope e = new SeasonalEnvelope();
     e.newestHour = in.readInt();
     e.levelSinceHour = in.readInt();
+    int[] hours = new int[used];
+    float[] lows = new float[used];
+    float[] highs = new float[used];
     for (int i = 0; i < used; i++) {
-      int h = in.readInt();
-      float lo = in.readFloat();
-      float hi = in.readFloat();
-      checkRange(lo, hi);
-      if (h > e.newestHour || h <= e.newestHour - SLOTS) {
-        throw new IOException("seasonal envelope snapshot hour " + h + " is outside its ring");
+      hours[i] = in.readInt();
+      lows[i] = in.readFloat();
+      highs[i] = in.readFloat();
+      checkRange(lows[i], highs[i]);
+      if (hours[i] > e.newestHour || hours[i] <= e.newestHour - SLOTS) {
+        throw new IOException("seasonal envelope snapshot hour " + hours[i]
+            + " is outside its ring");
       }
-      e.put(h, lo, hi);
     }
+    e.setHours(hours, lows, highs, used);
     return e;
   }
 
@@ -277,11 +320,15 @@ final class SeasonalEnvelope {
     SeasonalEnvelope e = new SeasonalEnvelope();
     int newest = Arrays.stream(hours).max().getAsInt();
     e.newestHour = newest;
+    int kept = 0;
     for (int i = 0; i < used; i++) {
       if (hours[i] > newest - SLOTS) {
-        e.put(hours[i], lows[i], highs[i]);
+        hours[kept] = hours[i];
+        lows[kept] = lows[i];
+        highs[kept++] = highs[i];
       }
     }
+    e.setHours(hours, lows, highs, kept);
     return e;
   }
 

@@ -26,6 +26,7 @@ class SeasonalEnvelopeTest {
       SeasonalEnvelope e = new SeasonalEnvelope();
       TreeMap<Integer, float[]> model = new TreeMap<>();
       int newest = Integer.MIN_VALUE;
+      int levelSince = Integer.MIN_VALUE;
       long t = T0 + r.nextInt(1000) * HOUR;
       for (int i = 0; i < 600; i++) {
         int kind = r.nextInt(30);
@@ -44,13 +45,21 @@ class SeasonalEnvelopeTest {
         }
         if (i % 5 == 0) {
           if (r.nextInt(10) == 0) {
-            e.levelChangedAt(t - r.nextInt(100) * HOUR);
+            long at = t - r.nextInt(100) * HOUR;
+            e.levelChangedAt(at);
+            levelSince = (int) Math.floorDiv(at, HOUR);
           }
-          long q = t + (r.nextInt(60) - 20) * HOUR;
-          double value = r.nextInt(140) - 20;
-          int side = r.nextBoolean() ? 1 : -1;
-          assertThat(e.explains(q, value, side, 3)).as("run %d step %d", run, i)
-              .isEqualTo(modelExplains(model, newest, q, value, side, 3));
+          // the same hour asked again and again (its answers are kept), and other hours
+          long q = r.nextInt(3) > 0 ? t : t + (r.nextInt(60) - 20) * HOUR;
+          for (int ask = 0; ask < 3; ask++) {
+            double value = r.nextInt(140) - 20;
+            int side = r.nextBoolean() ? 1 : -1;
+            assertThat(e.explains(q, value, side, 3)).as("run %d step %d", run, i)
+                .isEqualTo(modelExplains(model, newest, q, value, side, 3));
+            int minDays = 1 + r.nextInt(3);
+            assertThat(e.accuses(q, value, 3, minDays)).as("run %d step %d", run, i)
+                .isEqualTo(modelAccuses(model, newest, levelSince, q, value, 3, minDays));
+          }
         }
         if (i % 97 == 0) {
           ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -96,6 +105,45 @@ class SeasonalEnvelopeTest {
       }
     }
     return false;
+  }
+
+  /** {@link SeasonalEnvelope#accuses} by its definition, a scan of the model's hours. */
+  private static int modelAccuses(TreeMap<Integer, float[]> model, int newest, int levelSince,
+      long q, double value, double slack, int minDays) {
+    int now = (int) Math.floorDiv(q, HOUR);
+    int days = 0;
+    double hi = Double.NEGATIVE_INFINITY;
+    double lo = Double.POSITIVE_INFINITY;
+    for (int day = 1; day <= SeasonalEnvelope.DAYS; day++) {
+      boolean seen = false;
+      for (int h = now - 24 * day - 1; h <= now - 24 * day + 1; h++) {
+        float[] range = h > newest || h < levelSince ? null : model.get(h);
+        if (range != null) {
+          seen = true;
+          hi = Math.max(hi, range[1]);
+          lo = Math.min(lo, range[0]);
+        }
+      }
+      days += seen ? 1 : 0;
+    }
+    if (days < minDays) {
+      return 0;
+    }
+    return value > hi + slack ? 1 : value < lo - slack ? -1 : 0;
+  }
+
+  @Test
+  void eightDaysOfARepeatingRangeTakeAFewBitsAnHourNotTwoFloats() {
+    // every series has an envelope: a full one took 192 x 2 floats (1.5 KB) wherever its values
+    // went; hours that repeat the range before take a few bits each
+    SeasonalEnvelope e = new SeasonalEnvelope();
+    for (long t = T0; t < T0 + 8 * DAY; t += 15 * 60_000L) {
+      e.record(t, 100 + (t / (15 * 60_000L)) % 3 * 10);
+    }
+    assertThat(e.packedBytes()).isLessThan(100);
+    assertThat(e.explains(T0 + 8 * DAY + 5 * HOUR, 120, +1, 0)).isTrue();
+    assertThat(e.explains(T0 + 8 * DAY + 5 * HOUR, 121, +1, 0)).isFalse();
+    assertThat(e.accuses(T0 + 8 * DAY + 5 * HOUR, 99, 0, 7)).isEqualTo(-1);
   }
 
   @Test
