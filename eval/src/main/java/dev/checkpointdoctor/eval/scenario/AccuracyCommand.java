@@ -25,7 +25,7 @@ public final class AccuracyCommand {
                                         [--severity-scale X] [--onset-minutes M]
                                         [--scrape-seconds S] [--interval-seconds I]
                                         [--parallelism P] [--exporter-scrape-seconds E]
-                                        [--noise gaussian|heavy|ar|slow]
+                                        [--noise gaussian|heavy|ar|slow] [--load-rise F]
 
       Replays every scenario listed in DIR/manifest.json through the detector offline and
       prints a Markdown section (between <!-- scenarios:begin --> and <!-- scenarios:end -->):
@@ -66,6 +66,9 @@ public final class AccuracyCommand {
                        gaussian (as drawn), heavy (Laplace tails), ar (AR(1) 0.9 per
                        scrape: runs of high or low values) or slow (the load wanders over
                        ~15 min with 45-min regimes)
+        --load-rise F  family1 train seeds only: every fault job's input climbs by factor
+                       F (>= 1) from an hour before the fault's onset to half an hour after
+                       it, and stays (a busier job on top of the fault); 1 = as drawn
 
       Options (as for the service):
       """.formatted(String.join(", ", Families.names()), seedList(EvaluationSeeds.DEFAULT),

@@ -12,11 +12,11 @@ import java.util.List;
  * <pre>java -cp api/target/checkpoint-doctor.jar dev.checkpointdoctor.eval.scenario.Family1Replay
  *     --seed 1 --only disk_throttling_a[,...] [--severity-scale X] [--onset-minutes M]
  *     [--scrape-seconds S] [--interval-seconds I] [--parallelism P]
- *     [--exporter-scrape-seconds E] [--noise gaussian|heavy|ar|slow]</pre>
+ *     [--exporter-scrape-seconds E] [--noise gaussian|heavy|ar|slow] [--load-rise F]</pre>
  *
  * <p>{@code --severity-scale}, {@code --onset-minutes}, {@code --scrape-seconds},
- * {@code --interval-seconds}, {@code --parallelism}, {@code --exporter-scrape-seconds} and
- * {@code --noise} stress
+ * {@code --interval-seconds}, {@code --parallelism}, {@code --exporter-scrape-seconds},
+ * {@code --noise} and {@code --load-rise} stress
  * the fault jobs as {@code accuracy} does ({@link FaultStress}).
  */
 public final class Family1Replay {
@@ -33,6 +33,7 @@ public final class Family1Replay {
     int parallelism = 0;
     int exporterScrape = 0;
     HealthStress.Noise noise = HealthStress.Noise.GAUSSIAN;
+    double loadRise = 1;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seed" -> seed = Long.parseLong(args[++i]);
@@ -45,6 +46,7 @@ public final class Family1Replay {
         case "--parallelism" -> parallelism = Integer.parseInt(args[++i]);
         case "--exporter-scrape-seconds" -> exporterScrape = Integer.parseInt(args[++i]);
         case "--noise" -> noise = HealthStress.noise(args[++i]);
+        case "--load-rise" -> loadRise = Double.parseDouble(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
@@ -52,7 +54,7 @@ public final class Family1Replay {
       throw new IllegalArgumentException("seed " + seed + " is not a train seed");
     }
     for (GeneratedScenario s : new Family1(new FaultStress(scale, onset, scrape, interval,
-        parallelism, exporterScrape, noise)).scenarios(seed)) {
+        parallelism, exporterScrape, noise, loadRise)).scenarios(seed)) {
       String name = s.truth().name();
       if (!only.isEmpty() && only.stream().noneMatch(name::startsWith)) {
         continue;

@@ -17,7 +17,7 @@ import java.util.Set;
 final class FamilyAccuracyCommand {
   private static final String PER_JOB = "--per-job";
   private static final String STRESS = "--severity-scale, --onset-minutes, --scrape-seconds, "
-      + "--interval-seconds, --parallelism, --exporter-scrape-seconds and --noise";
+      + "--interval-seconds, --parallelism, --exporter-scrape-seconds, --noise and --load-rise";
 
   private FamilyAccuracyCommand() {}
 
@@ -34,6 +34,7 @@ final class FamilyAccuracyCommand {
     int parallelism = 0;
     int exporterScrape = 0;
     HealthStress.Noise noise = HealthStress.Noise.GAUSSIAN;
+    double loadRise = 1;
     boolean perJob = args.contains(PER_JOB);
     DetectorSettings settings;
     try {
@@ -42,7 +43,7 @@ final class FamilyAccuracyCommand {
       DetectorFlags.Parsed parsed = DetectorFlags.parse(rest,
           Set.of("--family", "--seeds", "--threads", "--write", "--only",
               "--severity-scale", "--onset-minutes", "--scrape-seconds", "--interval-seconds",
-              "--parallelism", "--exporter-scrape-seconds", "--noise"), flags);
+              "--parallelism", "--exporter-scrape-seconds", "--noise", "--load-rise"), flags);
       String name = null;
       for (String p : parsed.positional()) {
         int eq = p.indexOf('=');
@@ -61,6 +62,7 @@ final class FamilyAccuracyCommand {
           case "--parallelism" -> parallelism = whole(flag, value);
           case "--exporter-scrape-seconds" -> exporterScrape = whole(flag, value);
           case "--noise" -> noise = noiseModel(value);
+          case "--load-rise" -> loadRise = positive(flag, value);
           default -> throw new UsageException("unexpected argument " + p
               + " (a scenario directory and --family exclude each other)");
         }
@@ -71,7 +73,8 @@ final class FamilyAccuracyCommand {
             + String.join(", ", Families.names()) + ")");
       }
       if (severityScale != 1 || onsetMinutes != 0 || scrape != 0 || interval != 0
-          || parallelism != 0 || exporterScrape != 0 || noise != HealthStress.Noise.GAUSSIAN) {
+          || parallelism != 0 || exporterScrape != 0 || noise != HealthStress.Noise.GAUSSIAN
+          || loadRise != 1) {
         if (!Family1.NAME.equals(family.name())) {
           throw new UsageException(STRESS + " stress family1's train faults only");
         }
@@ -80,7 +83,7 @@ final class FamilyAccuracyCommand {
         }
         try {
           family = new Family1(new FaultStress(severityScale, onsetMinutes, scrape, interval,
-              parallelism, exporterScrape, noise));
+              parallelism, exporterScrape, noise, loadRise));
         } catch (IllegalArgumentException e) {
           throw new UsageException(e.getMessage());
         }

@@ -25,9 +25,14 @@ package dev.checkpointdoctor.eval.scenario;
  * @param noise the per-sample noise of every fault job ({@link HealthStress.Noise}): the train
  *     faults ride on independent noise, so a rule can name them while it would read a fault in
  *     wandering noise (runs of high values, a load that drifts) as a consequence's cause
+ * @param loadRise when above 1, every fault job's input climbs by this factor from an hour
+ *     before the fault's onset to half an hour after it and stays
+ *     ({@link ProductionTraits#loadFactor}): the train faults start on a steady input, so a
+ *     rule can name them while it would name the back-pressure of a busier job instead
  */
 public record FaultStress(double severityScale, double onsetMinutes, int scrapeSeconds,
-    int intervalSeconds, int parallelism, int exporterScrapeSeconds, HealthStress.Noise noise) {
+    int intervalSeconds, int parallelism, int exporterScrapeSeconds, HealthStress.Noise noise,
+    double loadRise) {
   public static final FaultStress NONE = new FaultStress(1, 0, 0, 0, 0, 0);
 
   public FaultStress(double severityScale, double onsetMinutes) {
@@ -38,6 +43,12 @@ public record FaultStress(double severityScale, double onsetMinutes, int scrapeS
       int intervalSeconds, int parallelism, int exporterScrapeSeconds) {
     this(severityScale, onsetMinutes, scrapeSeconds, intervalSeconds, parallelism,
         exporterScrapeSeconds, HealthStress.Noise.GAUSSIAN);
+  }
+
+  public FaultStress(double severityScale, double onsetMinutes, int scrapeSeconds,
+      int intervalSeconds, int parallelism, int exporterScrapeSeconds, HealthStress.Noise noise) {
+    this(severityScale, onsetMinutes, scrapeSeconds, intervalSeconds, parallelism,
+        exporterScrapeSeconds, noise, 1);
   }
 
   public FaultStress {
@@ -60,6 +71,9 @@ public record FaultStress(double severityScale, double onsetMinutes, int scrapeS
     }
     if (noise == null) {
       throw new IllegalArgumentException("noise model must be given");
+    }
+    if (!(loadRise >= 1) || loadRise > 10) {
+      throw new IllegalArgumentException("load rise must be in [1, 10], got " + loadRise);
     }
     if (parallelism < 0 || parallelism > 64) {
       throw new IllegalArgumentException("parallelism must be 0-64, got " + parallelism);

@@ -122,6 +122,9 @@ final class ProductionCatalog {
     if (stress.noise() != HealthStress.Noise.GAUSSIAN) {
       traits = traits.withHealthStress(stress.noise(), traits.cycleShape());
     }
+    if (stress.loadRise() != 1) {
+      traits = traits.withLoadRise(stress.loadRise());
+    }
     if (stress.exporterScrapeSeconds() > 0) {
       traits = traits.withExporterEvery(
           (int) Math.max(1, Math.round(stress.exporterScrapeSeconds() / (double) l.scrape)));

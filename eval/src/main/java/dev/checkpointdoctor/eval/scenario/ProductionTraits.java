@@ -34,6 +34,8 @@ package dev.checkpointdoctor.eval.scenario;
  * @param cycleShape the daily cycle's shape ({@link HealthStress}); sine = as drawn
  * @param exporterEvery node_exporter and cAdvisor are scraped every this many scrapes of Flink's
  *     reporter ({@link FaultStress}); 1 = with every scrape, as drawn
+ * @param loadRise factor by which the input climbs around the fault's onset and stays
+ *     ({@link FaultStress#loadRise()}, {@link #loadFactor}); 1 = no rise, as drawn
  */
 public record ProductionTraits(
     double dailyAmplitude,
@@ -54,10 +56,11 @@ public record ProductionTraits(
     double faultScale,
     HealthStress.Noise noise,
     HealthStress.Cycle cycleShape,
-    int exporterEvery) {
+    int exporterEvery,
+    double loadRise) {
 
   static final ProductionTraits NONE = new ProductionTraits(0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0,
-      false, 0, 0, 0, 1, HealthStress.Noise.GAUSSIAN, HealthStress.Cycle.SINE, 1);
+      false, 0, 0, 0, 1, HealthStress.Noise.GAUSSIAN, HealthStress.Cycle.SINE, 1, 1);
 
   boolean redeploys() {
     return redeployAtHours >= 0;
@@ -70,60 +73,89 @@ public record ProductionTraits(
   ProductionTraits withCycle(double amplitude, double peakHour, double dip, double coupling) {
     return new ProductionTraits(amplitude, peakHour, dip, coupling, growthPerHour,
         redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter, declinedAtStart,
-        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery);
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise);
   }
 
   ProductionTraits withRedeploy(double atHours, int parallelism, int intervalSeconds,
       double level) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, atHours, parallelism, intervalSeconds, level, declinedAtStart,
-        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery);
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise);
   }
 
   ProductionTraits withGrowth(double perHour) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         perHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery);
+        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise);
   }
 
   ProductionTraits withStart(int declined, double slowPerDay, boolean heavyTail) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery);
+        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise);
   }
 
   ProductionTraits withStorage(double slowdown, double normalSeconds) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery);
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise);
   }
 
   ProductionTraits withFaultScale(double scale) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, scale, noise, cycleShape, exporterEvery);
+        normalDurationSeconds, rampMinutes, scale, noise, cycleShape, exporterEvery, loadRise);
   }
 
   ProductionTraits withRamp(double minutes) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, minutes, faultScale, noise, cycleShape, exporterEvery);
+        normalDurationSeconds, minutes, faultScale, noise, cycleShape, exporterEvery, loadRise);
   }
 
   ProductionTraits withHealthStress(HealthStress.Noise model, HealthStress.Cycle shape) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, faultScale, model, shape, exporterEvery);
+        normalDurationSeconds, rampMinutes, faultScale, model, shape, exporterEvery, loadRise);
   }
 
   ProductionTraits withExporterEvery(int scrapes) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, scrapes);
+        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, scrapes, loadRise);
+  }
+
+  ProductionTraits withLoadRise(double factor) {
+    return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
+        growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
+        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, factor);
+  }
+
+  /** The input rise starts this long before the fault's onset ... */
+  static final long RISE_BEFORE_MS = 60 * 60_000L;
+  /** ... and reaches its full factor this long after it, then stays. */
+  static final long RISE_AFTER_MS = 30 * 60_000L;
+
+  /**
+   * The factor on the job's input at event time {@code t} for a fault starting at
+   * {@code faultStartMs}: 1 until an hour before the onset, then climbing geometrically to
+   * {@link #loadRise} half an hour after it and staying there. A lasting rise of the input
+   * around the onset (more users, a backfill, a partner's feed) is what production often shows
+   * beside a quota or a disk that starts to bite: the fault then rides on busier tasks, and a
+   * rule must still name it rather than the back-pressure the rise adds to.
+   */
+  double loadFactor(long t, long faultStartMs) {
+    if (loadRise == 1) {
+      return 1;
+    }
+    long from = faultStartMs - RISE_BEFORE_MS;
+    double x = Math.min(1, Math.max(0, (t - from) / (double) (RISE_BEFORE_MS + RISE_AFTER_MS)));
+    return Math.pow(loadRise, x);
   }
 }

@@ -352,7 +352,7 @@ final class ScenarioSimulator {
     if (effects != null) {
       daily *= effects.cycle(t);
     }
-    load = daily * Math.exp(wander) * regime;
+    load = daily * Math.exp(wander) * regime * spec.traits().loadFactor(t, faultStartMs);
     if (is(Fault.CHECKPOINT_INTERVAL_TOO_SHORT) && spec.traits().intervalAfterSeconds() <= 0) {
       load *= 1 + 1.0 * f * spec.severity(); // a backfill doubles the input
     }

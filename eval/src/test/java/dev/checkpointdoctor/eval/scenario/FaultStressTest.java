@@ -2,13 +2,14 @@ package dev.checkpointdoctor.eval.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fault jobs' scrape, exporter scrape, interval, parallelism and noise knobs change those
- * fault jobs only.
+ * The fault jobs' scrape, exporter scrape, interval, parallelism, noise and load-rise knobs
+ * change those fault jobs only.
  */
 class FaultStressTest {
   private static final long SEED = 3;
@@ -67,5 +68,73 @@ class FaultStressTest {
       assertThat(s.severity()).isEqualTo(b.severity());
       assertThat(s.scrapeSeconds()).isEqualTo(b.scrapeSeconds());
     });
+  }
+
+  @Test
+  void faultJobsTakeTheLoadRiseOthersStayPut() {
+    eachFaultJob(new FaultStress(1, 0, 0, 0, 0, 0, HealthStress.Noise.GAUSSIAN, 1.5), (b, s) -> {
+      assertThat(b.traits().loadRise()).isEqualTo(1);
+      assertThat(s.traits().loadRise()).isEqualTo(1.5);
+      assertThat(s.traits().withLoadRise(1)).isEqualTo(b.traits());
+      assertThat(s.severity()).isEqualTo(b.severity());
+      assertThat(s.scrapeSeconds()).isEqualTo(b.scrapeSeconds());
+    });
+  }
+
+  /**
+   * The rise reaches the job's input: the keyed task's records in per second are the default
+   * draw's until an hour before the onset, and 1.5 times them once the rise is complete (a slow
+   * store, which leaves the job's throughput alone).
+   */
+  @Test
+  void theInputClimbsAroundTheOnsetAndStays() {
+    String job = "checkpoint_storage_slow_a";
+    GeneratedScenario base = faultJob(FaultStress.NONE, job);
+    GeneratedScenario risen = faultJob(
+        new FaultStress(1, 0, 0, 0, 0, 0, HealthStress.Noise.GAUSSIAN, 1.5), job);
+    long onset = base.truth().faultStartMs();
+    List<double[]> a = recordsIn(base);
+    List<double[]> b = recordsIn(risen);
+    assertThat(b).hasSameSizeAs(a);
+    List<Double> early = new ArrayList<>();
+    List<Double> late = new ArrayList<>();
+    for (int i = 0; i < a.size(); i++) {
+      long t = (long) a.get(i)[0];
+      if (a.get(i)[1] < 50) {
+        continue; // rounded to 0.1: ratios of small values are all rounding
+      }
+      double ratio = b.get(i)[1] / a.get(i)[1];
+      if (t < onset - ProductionTraits.RISE_BEFORE_MS) {
+        early.add(ratio);
+      } else if (t > onset + ProductionTraits.RISE_AFTER_MS) {
+        late.add(ratio);
+      }
+    }
+    assertThat(early).isNotEmpty().allSatisfy(r -> assertThat(r).isEqualTo(1.0));
+    assertThat(late).hasSizeGreaterThan(100);
+    assertThat(median(late)).isBetween(1.45, 1.55);
+  }
+
+  private static GeneratedScenario faultJob(FaultStress stress, String name) {
+    return new Family1(stress).scenarios(SEED).stream()
+        .filter(s -> s.truth().name().equals(name)).findFirst().orElseThrow();
+  }
+
+  /** (event time, value) of every keyed-task numRecordsInPerSecond sample, in play order. */
+  private static List<double[]> recordsIn(GeneratedScenario s) {
+    List<double[]> out = new ArrayList<>();
+    s.play((labels, ts, value) -> {
+      if (labels.get("__name__").endsWith("task_numRecordsInPerSecond")
+          && ClusterTopology.TASKS[ClusterTopology.KEYED].equals(labels.get("task_name"))) {
+        out.add(new double[] {ts, value});
+      }
+    });
+    return out;
+  }
+
+  private static double median(List<Double> v) {
+    List<Double> sorted = new ArrayList<>(v);
+    sorted.sort(null);
+    return sorted.get(sorted.size() / 2);
   }
 }
