@@ -61,9 +61,39 @@ public final class PrometheusServer implements AutoCloseable {
     return process.logTail();
   }
 
+  /**
+   * A port free now, for a server started later. Picked below the kernel's ephemeral range: a
+   * port from that range (what {@code new ServerSocket(0)} hands out) may be taken, before the
+   * server binds it, by any outgoing connection or port-0 listener of the same test (a fleet of
+   * services, Prometheus and Alertmanager started one after the other), which CI saw as
+   * "Address already in use".
+   */
   public static int freePort() throws IOException {
+    int ephemeralLow = ephemeralLow();
+    java.util.concurrent.ThreadLocalRandom rnd = java.util.concurrent.ThreadLocalRandom.current();
+    if (ephemeralLow > 21_000) {
+      for (int attempt = 0; attempt < 200; attempt++) {
+        int port = rnd.nextInt(20_000, ephemeralLow);
+        try (ServerSocket s = new ServerSocket()) {
+          s.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port));
+          return port;
+        } catch (IOException taken) {
+          // try another
+        }
+      }
+    }
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
+    }
+  }
+
+  /** The lowest port of the kernel's ephemeral range (Linux), or 32768 when it cannot be read. */
+  private static int ephemeralLow() {
+    try {
+      String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+      return Integer.parseInt(range.split("\\s+")[0]);
+    } catch (IOException | RuntimeException e) {
+      return 32_768;
     }
   }
 
