@@ -1,7 +1,6 @@
 package dev.checkpointdoctor.detector.trend;
 
 import dev.checkpointdoctor.detector.model.SeriesHistory;
-import java.util.Arrays;
 
 /**
  * How far one records-in scope's rate now stands above its level over the last hours: the median
@@ -31,7 +30,7 @@ public final class InputLevel {
     double[] hours = new double[hourly.hours()];
     int h = 0;
     long newest = Math.floorDiv(nowMs, HourlyHistory.HOUR_MS) - 1;
-    long oldest = newest - LoadTrend.INPUT_HOURS + 1;
+    long oldest = LoadTrend.oldestHour(nowMs, Long.MIN_VALUE);
     for (int i = 0; i < hourly.hours(); i++) {
       long hour = Math.floorDiv(hourly.hourStartMs(i), HourlyHistory.HOUR_MS);
       double m = hourly.median(i);
@@ -58,11 +57,6 @@ public final class InputLevel {
     if (r < MIN_RECENT_POINTS) {
       return Double.NaN;
     }
-    return median(recent, r) / median(hours, h);
-  }
-
-  private static double median(double[] v, int n) {
-    Arrays.sort(v, 0, n);
-    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return LoadTrend.median(recent, r) / LoadTrend.median(hours, h);
   }
 }

@@ -89,7 +89,8 @@ public final class LoadTrend {
     return line.widened(SlowNoise.inflation(x, y, k, line));
   }
 
-  private static double median(double[] v, int n) {
+  /** The median of {@code v[0..n)}; sorts that range. */
+  static double median(double[] v, int n) {
     Arrays.sort(v, 0, n);
     return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   }
@@ -169,7 +170,7 @@ public final class LoadTrend {
   }
 
   /** The oldest hour (in hours since the epoch) the lasting rise reads at {@code nowMs}. */
-  private static long oldestHour(long nowMs, long deployedAtMs) {
+  static long oldestHour(long nowMs, long deployedAtMs) {
     long hour = HourlyHistory.HOUR_MS;
     long oldest = Math.floorDiv(nowMs, hour) - INPUT_HOURS;
     if (deployedAtMs != Long.MIN_VALUE) {
