@@ -51,6 +51,7 @@ final class SeasonalEnvelope {
   private float explainHi;
   private float accuseLo;
   private float accuseHi;
+  private float formerHi; // the highest of the hours before the level change
   private byte accuseDays;
 
   SeasonalEnvelope() {}
@@ -122,6 +123,7 @@ final class SeasonalEnvelope {
     float eHi = Float.NEGATIVE_INFINITY;
     float aLo = Float.POSITIVE_INFINITY;
     float aHi = Float.NEGATIVE_INFINITY;
+    float fHi = Float.NEGATIVE_INFINITY;
     int days = 0; // a bit per day
     HourRanges.Unpacked u = HourRanges.unpack(completed, newestHour);
     for (int i = 0; i <= u.size; i++) {
@@ -150,12 +152,15 @@ final class SeasonalEnvelope {
         aLo = Math.min(aLo, lo);
         aHi = Math.max(aHi, hi);
         days |= 1 << day;
+      } else {
+        fHi = Math.max(fHi, hi);
       }
     }
     explainLo = eLo;
     explainHi = eHi;
     accuseLo = aLo;
     accuseHi = aHi;
+    formerHi = fHi;
     accuseDays = (byte) Integer.bitCount(days);
     askedHour = now;
   }
@@ -172,6 +177,21 @@ final class SeasonalEnvelope {
     ask((int) Math.floorDiv(tsMs, HOUR_MS));
     // with no hour, -Inf + slack and +Inf - slack explain nothing (NaN for an infinite slack)
     return side > 0 ? value <= explainHi + slack : value >= explainLo - slack;
+  }
+
+  /**
+   * Whether on one of the last seven days, within an hour of this time of day, the signal already
+   * went as high as {@code value}, allowing {@code slack}, with the hours before the last level
+   * change ({@link #levelChangedAt}) raised by {@code formerScale}: after a redeploy that
+   * settled the level higher, the old days still tell how far this hour of the week rises,
+   * at the old level. With a scale of 1 this is {@link #explains} above the band.
+   */
+  boolean reachedAbove(long tsMs, double value, double formerScale, double slack) {
+    if (newestHour == Integer.MIN_VALUE) {
+      return false;
+    }
+    ask((int) Math.floorDiv(tsMs, HOUR_MS));
+    return value <= accuseHi + slack || value <= formerHi * formerScale + slack;
   }
 
   /**

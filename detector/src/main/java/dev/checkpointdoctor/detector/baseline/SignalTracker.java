@@ -489,13 +489,16 @@ public final class SignalTracker {
    * Whether one of the last seven days already reached {@code value} within an hour of this time
    * of day (give or take the slack the seasons allow an out-of-band value): a level the job's own
    * daily cycle explains, so a rise to it is no growth.
+   *
+   * @param formerScale how many times the level since the last deployment (or new normal) is the
+   *     level before it: the days before are compared at the new level (1: as they were)
    */
-  public boolean seasonReached(long tsMs, double value) {
+  public boolean seasonReached(long tsMs, double value, double formerScale) {
     Band own = baseline.band();
     if (seasons == null || !own.defined()) {
       return false;
     }
-    return seasons.explains(tsMs, value, 1, seasonSlack(value, own.halfWidth()));
+    return seasons.reachedAbove(tsMs, value, formerScale, seasonSlack(value, own.halfWidth()));
   }
 
   /** The job completed a checkpoint at {@code tsMs} (event time). */

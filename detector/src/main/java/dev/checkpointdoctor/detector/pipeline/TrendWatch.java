@@ -41,9 +41,12 @@ final class TrendWatch {
 
   enum Transition { NONE, OPENED, RESOLVED, UPDATED }
 
-  /** Whether the signal's own seasons already reached a value at a time of day. */
+  /**
+   * Whether the signal's own seasons already reached a value at a time of day, the days before
+   * the last deployment raised by {@code formerScale}.
+   */
   interface SeasonCheck {
-    boolean reached(long tsMs, double value);
+    boolean reached(long tsMs, double value, double formerScale);
   }
 
   private final Signal signal;
@@ -96,7 +99,8 @@ final class TrendWatch {
     // redeploy, and a level the last days reached at this hour is the daily cycle
     boolean growing = reading != null && reading.growing()
         && reading.fromMs() >= warmedUpAt(deployedAtMs)
-        && !seasonReached.reached(nowMs, reading.toValue());
+        && !seasonReached.reached(nowMs, reading.toValue(),
+            newLevel(hourly, nowMs, deployedAtMs));
     // what may open is the caller's choice; an open anomaly resolves only when growth stops
     growingRun = growing && (mayOpen || open != null) ? growingRun + 1 : 0;
     if (growingRun == 1) {
@@ -110,6 +114,17 @@ final class TrendWatch {
       return Transition.RESOLVED;
     }
     return growing ? Transition.UPDATED : Transition.NONE;
+  }
+
+  /**
+   * How much higher the level since the deployment is than before it (at least 1). The seasons
+   * of the last days were learned at the old level: a redeploy that settled the state 40 %
+   * higher on a Sunday meets Monday's load for the first time, and the rise the old Mondays had
+   * looks like growth unless it is compared with them at the new level. Read only for a growing
+   * reading (a fit of the last week's hours).
+   */
+  private static double newLevel(HourlyHistory hourly, long nowMs, long deployedAtMs) {
+    return Math.max(1, GrowthTest.levelStep(hourly, nowMs, deployedAtMs));
   }
 
   /** When growth may first be read from: the end of the warm-up after the deployment. */

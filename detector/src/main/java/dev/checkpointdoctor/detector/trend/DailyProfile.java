@@ -22,9 +22,16 @@ final class DailyProfile {
   static final int MIN_STEP_HOURS = 3;
 
   private final double[] coef;
+  private final boolean step;
 
-  private DailyProfile(double[] coef) {
+  private DailyProfile(double[] coef, boolean step) {
     this.coef = coef;
+    this.step = step;
+  }
+
+  /** How many times the level since the deployment is the level before it; 1 without a step. */
+  double levelStep() {
+    return step ? Math.exp(coef[TERMS]) : 1;
   }
 
   /** The profile from the closed hours before {@code nowMs}, or null with too little history. */
@@ -85,7 +92,7 @@ final class DailyProfile {
       return null;
     }
     double[] coef = solve(a, b);
-    return coef == null ? null : new DailyProfile(coef);
+    return coef == null ? null : new DailyProfile(coef, step);
   }
 
   /** The cycle at {@code t}, in logs (0 on average over a day). */

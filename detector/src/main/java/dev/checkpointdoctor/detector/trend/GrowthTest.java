@@ -108,6 +108,17 @@ public final class GrowthTest {
     return best;
   }
 
+  /**
+   * How many times the signal's level since the deployment is its level before it, as the daily
+   * cycle's fit over the last week measures it (level, trend, harmonics and the step): 1 when
+   * the fit has no step to give (too little history on either side, or none at all).
+   */
+  public static double levelStep(HourlyHistory hourly, long nowMs, long deployedAtMs) {
+    DailyProfile p = hourly == null || deployedAtMs == Long.MIN_VALUE ? null
+        : DailyProfile.fit(hourly, nowMs, deployedAtMs);
+    return p == null ? 1 : p.levelStep();
+  }
+
   private static double factor(Signal signal) {
     return signal == Signal.CHECKPOINT_DURATION ? DURATION_FACTOR : 1;
   }

@@ -210,6 +210,23 @@ class SeasonalEnvelopeTest {
   }
 
   @Test
+  void daysBeforeALevelChangeReachAValueAtTheNewLevelWhenRaisedByIt() {
+    SeasonalEnvelope e = new SeasonalEnvelope();
+    // Mondays peak at 1,000 by 10:00 at the old level; the redeploy on day 6 settles 40 % higher
+    for (int day = 0; day < 6; day++) {
+      e.record(T0 + day * DAY + 10 * HOUR, day == 0 ? 1_000 : 800);
+    }
+    e.levelChangedAt(T0 + 6 * DAY);
+    e.record(T0 + 6 * DAY + 10 * HOUR, 1_120); // the new level's first day, a quiet one
+    long monday = T0 + 7 * DAY + 10 * HOUR;
+    assertThat(e.reachedAbove(monday, 1_380, 1, 0)).isFalse(); // as explains: beyond 1,120
+    assertThat(e.explains(monday, 1_380, +1, 0)).isFalse();
+    assertThat(e.reachedAbove(monday, 1_380, 1.4, 0)).isTrue(); // the old Monday at 1.4 x: 1,400
+    assertThat(e.reachedAbove(monday, 1_450, 1.4, 0)).isFalse();
+    assertThat(e.reachedAbove(monday, 1_100, 1, 0)).isTrue(); // the new level's own day
+  }
+
+  @Test
   void snapshotKeepsTheRingAndTheLevelChange() throws Exception {
     SeasonalEnvelope e = new SeasonalEnvelope();
     for (int day = 0; day < 3; day++) {
