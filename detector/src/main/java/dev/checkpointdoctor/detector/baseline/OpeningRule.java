@@ -10,7 +10,7 @@ import java.io.IOException;
  * <p>A run is a sequence of consecutive out-of-band observations on one side of the band (a
  * sawtooth such as the checkpoint age leaves the band every other scrape, which is not a run). It
  * opens an anomaly when it holds {@code openAfter} out-of-band observations, or ends with {@link #STRONG_OPEN_AFTER} far out
- * in a row.
+ * in a row that held for {@link #FAR_MIN_SPAN_MS}.
  *
  * <p>Both adapt to the scope, from what its observations did while no anomaly was open, with a
  * memory of about {@link #RATE_MEMORY} observations:
@@ -51,6 +51,14 @@ final class OpeningRule {
   static final double STRONG_BAND = 2.0;
   /** Far-out observations that open an anomaly in a calm scope. */
   static final int STRONG_OPEN_AFTER = 2;
+  /**
+   * How long far-out observations must have held to open by being far out. Two of them a minute
+   * apart are one event more often than a condition: a checkpoint that overran holds up the
+   * next one's barriers, a minute of peak load backs up two checkpoints on every subtask. Where
+   * observations come further apart (checkpoints minutes apart, five-minute data) two still
+   * open; a run of ordinary length opens as before.
+   */
+  static final long FAR_MIN_SPAN_MS = 120_000L;
   /** A run opens when a scope with its rate would make it by chance once in this many. */
   static final double CHANCE = 1e-6;
   /** Observations over which the rates are averaged (exponentially). */
@@ -124,7 +132,8 @@ final class OpeningRule {
     double inNoise = distance * (widening > 1 ? widening : 1);
     distances.add(inNoise >= 1 ? Math.min(inNoise, STRONG_BAND) : 1);
     boolean longRun = outside >= openAfter + extra(rateBeforeRun);
-    boolean far = strong >= Math.min(STRONG_OPEN_AFTER, openAfter);
+    boolean far = strong >= Math.min(STRONG_OPEN_AFTER, openAfter)
+        && tsMs - startMs >= FAR_MIN_SPAN_MS;
     if (longRun || far) {
       // enough for independent noise; noise that wanders stays out once out, far out too
       double rho = window.serialCorrelation();

@@ -583,4 +583,39 @@ class SignalTrackerTest {
             new DataInputStream(new ByteArrayInputStream(valid)), d, DEFAULTS))
         .doesNotThrowAnyException();
   }
+
+  /**
+   * A subtask's barrier delay, 1-12 ms for 600 checkpoints {@code spacingMs} apart (its tail
+   * known), then {@code far} far-out checkpoints (6 s and 2 s, then 6 s on) and normal again:
+   * whether an anomaly opened.
+   */
+  private static boolean farOutBlipOpens(long spacingMs, int far) {
+    SignalTracker t = mature(Signal.CHECKPOINT_START_DELAY, DEFAULTS);
+    long ts = T0;
+    for (int i = 0; i < 600; i++, ts += spacingMs) {
+      t.observe(ts, 1 + (i * 7) % 12);
+    }
+    boolean opened = false;
+    for (int i = 0; i < far + 5; i++, ts += spacingMs) {
+      double v = i < far ? (i == 1 ? 2_000 : 6_000) : 1 + (i * 7) % 12;
+      opened |= t.observe(ts, v).transition() == Transition.OPENED;
+    }
+    return opened;
+  }
+
+  @Test
+  void twoFarOutCheckpointsAMinuteApartAreOneEventNotAnAnomaly() {
+    // a minute of peak load backs up two checkpoints on every subtask of the job
+    assertThat(farOutBlipOpens(MINUTE, 2)).isFalse();
+  }
+
+  @Test
+  void twoFarOutCheckpointsMinutesApartStillOpen() {
+    assertThat(farOutBlipOpens(3 * MINUTE, 2)).isTrue();
+  }
+
+  @Test
+  void threeFarOutCheckpointsAMinuteApartOpen() {
+    assertThat(farOutBlipOpens(MINUTE, 3)).isTrue();
+  }
 }
