@@ -86,8 +86,9 @@ final class StuckCheckpoint {
     if (durations == null || age < bound) {
       return bound;
     }
+    // the slowest completed one's allowance covers a pause already (SLOWEST_COMPLETED)
     double slowest = durations.largest();
-    return slowest > 0 ? pause + Math.max(running, SLOWEST_COMPLETED * slowest / 1000.0) : bound;
+    return slowest > 0 ? Math.max(bound, SLOWEST_COMPLETED * slowest / 1000.0) : bound;
   }
 
   /**
