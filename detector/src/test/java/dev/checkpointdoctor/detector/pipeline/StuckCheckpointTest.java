@@ -132,6 +132,31 @@ class StuckCheckpointTest {
   }
 
   /**
+   * The slowest completed checkpoint's allowance already covers a pause: a job that waits 100 s
+   * before each checkpoint and once completed one of 300 s is stuck once its age passes 450 s,
+   * not 550 (train seed 17 checkpoint_storage_slow_b: the ramp's own slow completion plus the
+   * pause hid a stuck checkpoint, and another cause was named first).
+   */
+  @Test
+  void aStuckCheckpointAfterAVerySlowOneOfAJobThatPausesOpensWithinItsAllowance() {
+    scrapeMs = 30_000;
+    intervalMs = 120_000;
+    t = T0 + 100_000;
+    shortCheckpoints(3 * 3_600_000L);
+    checkpoint(300_000);
+    shortCheckpoints(30 * 3_600_000L);
+    int before = opened.size();
+    long stuckAt = runningSinceMs;
+    for (; t < stuckAt + 15 * 60_000L; t += scrapeMs) {
+      age();
+    }
+
+    assertThat(opened).hasSize(before + 1);
+    // out once the age passes 450 s: some 350 s after the trigger
+    assertThat(opened.get(before).startedAtMs() - stuckAt).isLessThan(7 * 60_000L);
+  }
+
+  /**
    * Family 1's train seed 22 healthy_redeploy: back-to-back checkpoints of 80-105 s; half an
    * hour after a redeploy the age baseline (one observation a scrape) judges again while the
    * duration baseline (one a completion) still learns. A checkpoint of five usual ones
