@@ -143,7 +143,8 @@ final class SignalBook {
       Entry duration = job.entries.get(new Key(Signal.CHECKPOINT_DURATION, "job"));
       step = entry.tracker.observe(o.timestampMs(), o.value(), Double.POSITIVE_INFINITY, 1,
           duration == null ? Double.NEGATIVE_INFINITY : StuckCheckpoint.ageFrom(
-              duration.tracker, entry.open == null ? duration.hourly : null, o.value()));
+              duration.tracker, entry.open == null ? duration.hourly : null, duration.history,
+              o.value()));
     } else if (followsInput(entry.key)) {
       // a state that rises with the job's input over its last hours is load; see InputLevel
       step = entry.tracker.observe(o.timestampMs(), o.value(), Double.POSITIVE_INFINITY,

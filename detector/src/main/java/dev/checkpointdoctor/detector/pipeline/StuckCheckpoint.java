@@ -2,7 +2,9 @@ package dev.checkpointdoctor.detector.pipeline;
 
 import dev.checkpointdoctor.detector.baseline.Band;
 import dev.checkpointdoctor.detector.baseline.SignalTracker;
+import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.trend.HourlyHistory;
+import java.util.Arrays;
 
 /**
  * The checkpoint age below which no checkpoint can be stuck: a few times the longest checkpoint
@@ -11,8 +13,8 @@ import dev.checkpointdoctor.detector.trend.HourlyHistory;
  * usual one; a checkpoint now and then that takes several times as long (an upload retried, a
  * burst of in-flight data) leaves that band while it runs, completes, and is no trouble. A stuck
  * checkpoint climbs past any multiple of the usual duration. Jobs whose checkpoints are short
- * against their interval are judged by their band as before: a few of their durations lie
- * inside the band's sawtooth already.
+ * against their interval wait most of it before each one starts, and that wait is no part of
+ * the running checkpoint's slowness ({@link #ageFrom}).
  *
  * <p>How slow "now and then" gets is the job's own: a running checkpoint not yet {@link
  * #SLOWEST_COMPLETED} times as old as the slowest one it completed over the fourteen days of
@@ -34,30 +36,82 @@ final class StuckCheckpoint {
    */
   static final double SLOWEST_COMPLETED = 1.5;
 
+  /**
+   * Completed checkpoints a learning duration baseline's job needs before the newest of them
+   * stand in for its band.
+   */
+  static final int MIN_COMPLETED = 8;
+  /** Newest completed durations read while the duration baseline learns. */
+  static final int RECENT_COMPLETED = 64;
+
   private StuckCheckpoint() {}
 
   /**
    * The age in seconds (the age's unit) below which an age is never outside, or -Inf while the
-   * job's duration baseline is unknown or learning.
+   * job's durations are unknown.
+   *
+   * <p>The age is the pause before the running checkpoint was triggered plus its running time;
+   * only the running time is measured in usual checkpoints. A job whose checkpoints are short
+   * against its interval waits most of the interval before each one (family 1's train seed 10
+   * healthy_redeploy: 19 s checkpoints every 60 s, an age sawtooth up to 100 s), so the pause
+   * (the spacing of completions less a usual checkpoint) is added: a retried upload that ran
+   * eight usual checkpoints then completed opened an anomaly on the pause's account.
+   *
+   * <p>While the duration baseline learns (after a redeploy it relearns from one completion per
+   * interval, while the age baseline, fed every scrape, is ready a good deal sooner: seed 22's
+   * age judged a 480 s checkpoint with no floor half an hour after one) the job's newest
+   * completed durations stand in for its band: their largest for its upper end, their median
+   * for its middle.
    *
    * @param duration the job's checkpoint duration tracker (milliseconds), or null
    * @param durations the same signal's hourly summaries, or null
-   * @param age the age being judged: below the usual bound the slowest completed checkpoint
-   *     cannot change the answer, so its fourteen days are not scanned on every scrape
+   * @param completed the same signal's raw history (one point per completion seen), or null
+   * @param age the age being judged: below the usual bound neither the pause nor the slowest
+   *     completed checkpoint can change the answer, so they are not read on every scrape
    */
-  static double ageFrom(SignalTracker duration, HourlyHistory durations, double age) {
-    if (duration == null || !duration.ready()) {
+  static double ageFrom(SignalTracker duration, HourlyHistory durations,
+      SeriesHistory completed, double age) {
+    double[] usual = usualMs(duration, completed);
+    if (usual == null) {
       return Double.NEGATIVE_INFINITY;
     }
-    Band b = duration.band();
-    if (!b.defined() || !(b.upper() > 0)) {
-      return Double.NEGATIVE_INFINITY;
+    double running = USUAL_DURATIONS * usual[1] / 1000.0;
+    if (age < running) {
+      return running;
     }
-    double usual = USUAL_DURATIONS * b.upper() / 1000.0;
-    if (durations == null || age < usual) {
-      return usual;
+    double spacing = completed == null ? Double.POSITIVE_INFINITY
+        : CheckpointSpacing.of(completed);
+    double pause = Double.isFinite(spacing) ? Math.max(0, spacing - usual[0]) / 1000.0 : 0;
+    double bound = pause + running;
+    if (durations == null || age < bound) {
+      return bound;
     }
+    // the slowest completed one's allowance covers a pause already (SLOWEST_COMPLETED)
     double slowest = durations.largest();
-    return slowest > 0 ? Math.max(usual, SLOWEST_COMPLETED * slowest / 1000.0) : usual;
+    return slowest > 0 ? Math.max(bound, SLOWEST_COMPLETED * slowest / 1000.0) : bound;
+  }
+
+  /**
+   * A usual checkpoint's duration and the upper end of usual ones (milliseconds), or null while
+   * neither the baseline nor {@link #MIN_COMPLETED} completions tell them.
+   */
+  private static double[] usualMs(SignalTracker duration, SeriesHistory completed) {
+    if (duration != null && duration.ready()) {
+      Band b = duration.band();
+      if (b.defined() && b.upper() > 0) {
+        return new double[] {b.expected(), b.upper()};
+      }
+    }
+    int n = completed == null ? 0 : completed.size();
+    if (n < MIN_COMPLETED) {
+      return null;
+    }
+    int k = Math.min(n, RECENT_COMPLETED);
+    double[] v = new double[k];
+    for (int i = 0; i < k; i++) {
+      v[i] = completed.value(n - 1 - i);
+    }
+    Arrays.sort(v);
+    return v[k - 1] > 0 ? new double[] {v[k / 2], v[k - 1]} : null;
   }
 }

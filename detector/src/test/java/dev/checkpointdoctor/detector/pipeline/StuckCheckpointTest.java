@@ -38,6 +38,8 @@ class StuckCheckpointTest {
   private long t = T0;
   private long lastCompletionMs = T0;
   private long runningSinceMs = T0;
+  /** Spacing of checkpoint triggers; 0 for back to back. */
+  private long intervalMs = 0;
 
   @Test
   void aCheckpointFiveTimesAsLongAsUsualNowAndThenIsNoAnomaly() {
@@ -100,6 +102,101 @@ class StuckCheckpointTest {
     assertThat(opened.get(before).startedAtMs() - stuckAt).isLessThan(25 * 60_000L);
   }
 
+  /**
+   * Family 1's train seed 10 healthy_redeploy: checkpoints of 17-21 s every 60 s, scraped every
+   * 60 s. The age waits up to 40 s before each one starts; an upload retried makes one take
+   * eight usual ones and it completes.
+   */
+  @Test
+  void aSlowCheckpointOfAJobWithShortCheckpointsIsNoAnomalyOnTheFirstDay() {
+    shortCheckpointsEveryMinute();
+    shortCheckpoints(16 * 3_600_000L);
+    checkpoint(185_000);
+    shortCheckpoints(30 * 60_000L);
+
+    assertThat(opened).isEmpty();
+  }
+
+  @Test
+  void aStuckCheckpointOfAJobWithShortCheckpointsStillOpensBeforeItTimesOut() {
+    shortCheckpointsEveryMinute();
+    shortCheckpoints(16 * 3_600_000L);
+    long stuckAt = runningSinceMs;
+    for (; t < stuckAt + 15 * 60_000L; t += scrapeMs) {
+      age();
+    }
+
+    assertThat(opened).extracting(Anomaly::signal).containsExactly(Signal.CHECKPOINT_AGE);
+    // the pause (40 s), six usual checkpoints (the band ends near 25 s), then two scrapes
+    assertThat(opened.get(0).startedAtMs() - stuckAt).isLessThan(5 * 60_000L);
+  }
+
+  /**
+   * The slowest completed checkpoint's allowance already covers a pause: a job that waits 100 s
+   * before each checkpoint and once completed one of 300 s is stuck once its age passes 450 s,
+   * not 550 (train seed 17 checkpoint_storage_slow_b: the ramp's own slow completion plus the
+   * pause hid a stuck checkpoint, and another cause was named first).
+   */
+  @Test
+  void aStuckCheckpointAfterAVerySlowOneOfAJobThatPausesOpensWithinItsAllowance() {
+    scrapeMs = 30_000;
+    intervalMs = 120_000;
+    t = T0 + 100_000;
+    shortCheckpoints(3 * 3_600_000L);
+    checkpoint(300_000);
+    shortCheckpoints(30 * 3_600_000L);
+    int before = opened.size();
+    long stuckAt = runningSinceMs;
+    for (; t < stuckAt + 15 * 60_000L; t += scrapeMs) {
+      age();
+    }
+
+    assertThat(opened).hasSize(before + 1);
+    // out once the age passes 450 s: some 350 s after the trigger
+    assertThat(opened.get(before).startedAtMs() - stuckAt).isLessThan(7 * 60_000L);
+  }
+
+  /**
+   * Family 1's train seed 22 healthy_redeploy: back-to-back checkpoints of 80-105 s; half an
+   * hour after a redeploy the age baseline (one observation a scrape) judges again while the
+   * duration baseline (one a completion) still learns. A checkpoint of five usual ones
+   * completes.
+   */
+  @Test
+  void aSlowCheckpointSoonAfterARedeployIsNoAnomaly() {
+    scrapeMs = 60_000;
+    t = T0 + 40_000;
+    longCheckpoints(24 * 3_600_000L);
+    book.observe(new Observation("job", Signal.RESTARTS, Signal.START_SCOPE, t, 1), null);
+    longCheckpoints(25 * 60_000L); // 20 ages judged again, under 20 durations learned
+    checkpoint(480_000);
+    longCheckpoints(30 * 60_000L);
+
+    assertThat(opened).isEmpty();
+  }
+
+  private void shortCheckpointsEveryMinute() {
+    scrapeMs = 60_000;
+    intervalMs = 60_000;
+    t = T0 + 59_000; // each scrape 40 s after a completion, as in seed 10
+  }
+
+  /** Back-to-back checkpoints of 80-105 s for {@code spanMs}. */
+  private void longCheckpoints(long spanMs) {
+    long until = t + spanMs;
+    while (t < until) {
+      checkpoint(80_000 + rng.nextInt(25_000));
+    }
+  }
+
+  /** Checkpoints of 17-21 s at the interval for {@code spanMs}. */
+  private void shortCheckpoints(long spanMs) {
+    long until = t + spanMs;
+    while (t < until) {
+      checkpoint(17_000 + rng.nextInt(4_000));
+    }
+  }
+
   /** Back-to-back checkpoints of 60-80 s for {@code spanMs}. */
   private void normalCheckpoints(long spanMs) {
     long until = t + spanMs;
@@ -115,7 +212,7 @@ class StuckCheckpointTest {
       age();
     }
     lastCompletionMs = completesAt;
-    runningSinceMs = completesAt;
+    runningSinceMs = Math.max(runningSinceMs + intervalMs, completesAt); // as Flink triggers
     book.observe(new Observation("job", Signal.CHECKPOINT_DURATION, "job", t, durationMs), null);
   }
 
