@@ -343,22 +343,19 @@ final class JobEvidence {
    * When {@code h} left its normal upward, if its test cannot decide yet whether it rose, else
    * -1. A series scraped less often than others, or later within the same scrape interval
    * (cAdvisor and node_exporter beside Flink's reporter), has one or two values out of its normal
-   * when the consequences it causes already have several. The departure is dated from its own
-   * earlier values (their 95th percentile, {@link #riseFromEarlier}) as well as from the band:
-   * a share that ramps up clears its own range well before the band the signal's floor widens.
-   * "Cannot decide yet" is the test's own verdict, not a count predicted for clean values: its
-   * present is padded with values from before the departure ({@link #present}), and a departure
-   * scraped before the job's trouble began lands in the earlier slice, so a count that would
-   * decide a clean split still leaves it undecided. Once {@link #MIN_RECENT} values have left
-   * the normal the test has all it reads, and an undecided rise is no rise.
+   * when the consequences it causes already have several. "Cannot decide yet" is the test's own
+   * verdict, not a count predicted for clean values: its present is padded with values from
+   * before the departure ({@link #present}), and a departure scraped before the job's trouble
+   * began lands in the earlier slice, so a count that would decide a clean split still leaves it
+   * undecided. Once {@link #MIN_RECENT} values have left the normal the test has all it reads,
+   * and an undecided rise is no rise. Dated by the band, not by the series' own 95th percentile:
+   * one scrape in twenty clears that by chance and would hold a back-pressure fault back.
    */
   long riseNotYetTestable(SeriesHistory h) {
     if (h == null) {
       return -1;
     }
-    long band = onset(h, true);
-    long own = riseFromEarlier(h);
-    long since = band < 0 ? own : own < 0 ? band : Math.min(band, own);
+    long since = onset(h, true);
     if (since < 0 || change(h).higher()) {
       return -1;
     }
