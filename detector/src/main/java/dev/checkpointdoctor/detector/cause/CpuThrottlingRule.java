@@ -20,6 +20,10 @@ final class CpuThrottlingRule implements CauseRule {
   public Finding assess(JobEvidence job) {
     Finding f = new Finding(cause());
     Change cpu = GcPressureRule.strongest(job, Signal.CPU_THROTTLING);
+    if (cpu == null || !cpu.higherBy(Signal.CPU_THROTTLING.absoluteFloor())) {
+      Change late = sinceOwnRise(job);
+      cpu = late != null ? late : cpu;
+    }
     if (cpu == null || !cpu.higher()) {
       return untested(job, f);
     }
@@ -94,6 +98,37 @@ final class CpuThrottlingRule implements CauseRule {
         + "normal, but %d sample(s) since then are too few to test yet.", at.scope(),
         Fmt.pct(at.value(at.size() - 1)), JobEvidence.clock(since),
         JobEvidence.count(at, since, Long.MAX_VALUE)));
+  }
+
+  /**
+   * The strongest container whose throttled share rose by the floor since it left its own
+   * earlier range, judged on the values since that departure against those before it, or null.
+   * When the job's trouble dates from an older anomaly (a checkpoint that ran long half an hour
+   * before the quota bit), its present holds that half hour of normal shares, which keep the
+   * job-wide test short of significance long after the quota bites, while the back-pressure it
+   * causes, scraped four times as often, outgrows the same dilution first. Only from
+   * {@link JobEvidence#MIN_RECENT} values on, so one spike above the range does not decide:
+   * until then the rise is pending ({@link JobEvidence#riseNotYetTestable}).
+   */
+  private static Change sinceOwnRise(JobEvidence job) {
+    Change best = null;
+    for (SeriesHistory h : job.histories(Signal.CPU_THROTTLING)) {
+      long since = job.riseFromEarlier(h);
+      if (since <= job.onset()) {
+        continue; // the job-wide judgment already reads from here
+      }
+      double[] recent = JobEvidence.slice(h, since, Long.MAX_VALUE);
+      double[] before = JobEvidence.slice(h, Long.MIN_VALUE, since);
+      if (recent.length < JobEvidence.MIN_RECENT || before.length < JobEvidence.MIN_EARLIER) {
+        continue;
+      }
+      Change c = JobEvidence.againstEarlier(h, recent, before);
+      if (c.higherBy(Signal.CPU_THROTTLING.absoluteFloor())
+          && (best == null || c.now() - c.before() > best.now() - best.before())) {
+        best = c;
+      }
+    }
+    return best;
   }
 
   /**

@@ -340,29 +340,26 @@ final class JobEvidence {
   }
 
   /**
-   * When {@code h} left its normal upward, if it has too few values since then for a test to
-   * decide whether it rose (fewer than {@link RankTests#fewestToDecide} against its earlier
-   * ones), else -1. A series scraped less often than others, or later within the same scrape
-   * interval (cAdvisor and node_exporter beside Flink's reporter), has one or two values out of
-   * its normal when the others have several: its test cannot be significant yet, the more so as
-   * a short present is padded with values from before the departure ({@link #present}), while
-   * the consequences it causes already are.
+   * When {@code h} left its normal upward, if its test cannot decide yet whether it rose, else
+   * -1. A series scraped less often than others, or later within the same scrape interval
+   * (cAdvisor and node_exporter beside Flink's reporter), has one or two values out of its normal
+   * when the consequences it causes already have several. "Cannot decide yet" is the test's own
+   * verdict, not a count predicted for clean values: its present is padded with values from
+   * before the departure ({@link #present}), and a departure scraped before the job's trouble
+   * began lands in the earlier slice, so a count that would decide a clean split still leaves it
+   * undecided. Once {@link #MIN_RECENT} values have left the normal the test has all it reads,
+   * and an undecided rise is no rise. Dated by the band, not by the series' own 95th percentile:
+   * one scrape in twenty clears that by chance and would hold a back-pressure fault back.
    */
   long riseNotYetTestable(SeriesHistory h) {
     if (h == null) {
       return -1;
     }
     long since = onset(h, true);
-    if (since < 0) {
+    if (since < 0 || change(h).higher()) {
       return -1;
     }
-    double[] before = earlier(h);
-    if (before.length < MIN_EARLIER) {
-      return -1;
-    }
-    int needed = RankTests.fewestToDecide(before.length, RankTests.dependence(before, before),
-        Change.ALPHA, MIN_RECENT);
-    return needed > 0 && count(h, since, Long.MAX_VALUE) < needed ? since : -1;
+    return count(h, since, Long.MAX_VALUE) < MIN_RECENT ? since : -1;
   }
 
   /**
