@@ -71,17 +71,17 @@ final class StuckCheckpoint {
    */
   static double ageFrom(SignalTracker duration, HourlyHistory durations,
       SeriesHistory completed, double age) {
-    double[] usual = usualMs(duration, completed);
+    Usual usual = usual(duration, completed);
     if (usual == null) {
       return Double.NEGATIVE_INFINITY;
     }
-    double running = USUAL_DURATIONS * usual[1] / 1000.0;
+    double running = USUAL_DURATIONS * usual.upperMs() / 1000.0;
     if (age < running) {
       return running;
     }
     double spacing = completed == null ? Double.POSITIVE_INFINITY
         : CheckpointSpacing.of(completed);
-    double pause = Double.isFinite(spacing) ? Math.max(0, spacing - usual[0]) / 1000.0 : 0;
+    double pause = Double.isFinite(spacing) ? Math.max(0, spacing - usual.middleMs()) / 1000.0 : 0;
     double bound = pause + running;
     if (durations == null || age < bound) {
       return bound;
@@ -91,15 +91,18 @@ final class StuckCheckpoint {
     return slowest > 0 ? Math.max(bound, SLOWEST_COMPLETED * slowest / 1000.0) : bound;
   }
 
+  /** A usual checkpoint's duration and the upper end of usual ones, in milliseconds. */
+  private record Usual(double middleMs, double upperMs) {}
+
   /**
-   * A usual checkpoint's duration and the upper end of usual ones (milliseconds), or null while
-   * neither the baseline nor {@link #MIN_COMPLETED} completions tell them.
+   * What a usual checkpoint takes, or null while neither the baseline nor {@link #MIN_COMPLETED}
+   * completions tell it.
    */
-  private static double[] usualMs(SignalTracker duration, SeriesHistory completed) {
+  private static Usual usual(SignalTracker duration, SeriesHistory completed) {
     if (duration != null && duration.ready()) {
       Band b = duration.band();
       if (b.defined() && b.upper() > 0) {
-        return new double[] {b.expected(), b.upper()};
+        return new Usual(b.expected(), b.upper());
       }
     }
     int n = completed == null ? 0 : completed.size();
@@ -112,6 +115,6 @@ final class StuckCheckpoint {
       v[i] = completed.value(n - 1 - i);
     }
     Arrays.sort(v);
-    return v[k - 1] > 0 ? new double[] {v[k / 2], v[k - 1]} : null;
+    return v[k - 1] > 0 ? new Usual(v[k / 2], v[k - 1]) : null;
   }
 }
