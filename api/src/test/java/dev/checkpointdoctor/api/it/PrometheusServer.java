@@ -1,10 +1,13 @@
 package dev.checkpointdoctor.api.it;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** A real Prometheus (the Debian package's binary) started on loopback for a test. */
 public final class PrometheusServer implements AutoCloseable {
@@ -70,12 +73,12 @@ public final class PrometheusServer implements AutoCloseable {
    */
   public static int freePort() throws IOException {
     int ephemeralLow = ephemeralLow();
-    java.util.concurrent.ThreadLocalRandom rnd = java.util.concurrent.ThreadLocalRandom.current();
+    ThreadLocalRandom rnd = ThreadLocalRandom.current();
     if (ephemeralLow > 21_000) {
       for (int attempt = 0; attempt < 200; attempt++) {
         int port = rnd.nextInt(20_000, ephemeralLow);
         try (ServerSocket s = new ServerSocket()) {
-          s.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port));
+          s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
           return port;
         } catch (IOException taken) {
           // try another

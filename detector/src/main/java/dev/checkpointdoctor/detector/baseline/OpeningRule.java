@@ -9,8 +9,8 @@ import java.io.IOException;
  *
  * <p>A run is a sequence of consecutive out-of-band observations on one side of the band (a
  * sawtooth such as the checkpoint age leaves the band every other scrape, which is not a run). It
- * opens an anomaly when it holds {@code openAfter} out-of-band observations, or ends with {@link #STRONG_OPEN_AFTER} far out
- * in a row that held for {@link #FAR_MIN_SPAN_MS}.
+ * opens an anomaly when it holds {@code openAfter} out-of-band observations, or ends with {@link
+ * #STRONG_OPEN_AFTER} far out in a row once it has lasted {@link #FAR_MIN_SPAN_MS}.
  *
  * <p>Both adapt to the scope, from what its observations did while no anomaly was open, with a
  * memory of about {@link #RATE_MEMORY} observations:
@@ -52,9 +52,10 @@ final class OpeningRule {
   /** Far-out observations that open an anomaly in a calm scope. */
   static final int STRONG_OPEN_AFTER = 2;
   /**
-   * How long far-out observations must have held to open by being far out. Two of them a minute
-   * apart are one event more often than a condition: a checkpoint that overran holds up the
-   * next one's barriers, a minute of peak load backs up two checkpoints on every subtask. Where
+   * How long a run must have lasted (from its first out-of-band observation) to open by its
+   * far-out end. Two far-out observations a minute apart are one event more often than a
+   * condition: a checkpoint that overran holds up the next one's barriers, a minute of peak load
+   * backs up two checkpoints on every subtask. Where
    * observations come further apart (checkpoints minutes apart, five-minute data) two still
    * open; a run of ordinary length opens as before.
    */

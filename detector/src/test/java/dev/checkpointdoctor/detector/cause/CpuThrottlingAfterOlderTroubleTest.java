@@ -6,7 +6,6 @@ import static dev.checkpointdoctor.detector.cause.CauseRankerScenarioTest.diagno
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.checkpointdoctor.detector.model.Diagnosis;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,15 +34,10 @@ class CpuThrottlingAfterOlderTroubleTest {
     s.intervalMs = 180_000; // room for longer checkpoints without running back to back
     s.run(NORMAL_MIN, SLOWER_FOR_MIN, (x, f) -> slower(x));
     assertThat(s.detector.diagnosis(s.job)).as("the older trouble is open").isPresent();
-    long start = s.now;
-    List<String> named = new ArrayList<>();
-    for (int scrape = 0; scrape < 4 * 12; scrape++) {
-      s.run(0, 0.25, (x, ignored) -> {
-        slower(x);
-        quota(x, x.now - start);
-      });
-      s.detector.diagnosis(s.job).ifPresent(d -> named.add(d.cause()));
-    }
+    List<String> named = CpuQuota.namedScrapeByScrape(s, 4 * 12, (x, faultMs) -> {
+      slower(x);
+      CpuQuota.bite(x, THROTTLED, 3, faultMs >= PRESSED_AFTER_MS);
+    });
     Diagnosis d = diagnosis(s);
     assertThat(d.cause()).as(describe(d)).isEqualTo("cpu_throttling");
     assertThat(named).as("causes named scrape by scrape").doesNotContain("backpressure");
@@ -51,18 +45,5 @@ class CpuThrottlingAfterOlderTroubleTest {
 
   private static void slower(FlinkJobSim x) {
     x.durationMs = x.durationMs * 2;
-  }
-
-  private static void quota(FlinkJobSim x, long faultMs) {
-    for (int m = 0; m < x.tms; m++) {
-      x.cpuThrottled[m] += THROTTLED;
-    }
-    for (int i = 0; i < x.parallelism; i++) {
-      x.busy[1][i] = Math.min(1000, x.busy[1][i] * 3);
-      x.bp[1][i] = 5 * x.rnd.nextDouble();
-      if (faultMs >= PRESSED_AFTER_MS) {
-        x.bp[0][i] = 600 + 200 * x.rnd.nextDouble();
-      }
-    }
   }
 }

@@ -6,7 +6,6 @@ import static dev.checkpointdoctor.detector.cause.CauseRankerScenarioTest.diagno
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.checkpointdoctor.detector.model.Diagnosis;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,28 +36,12 @@ class CpuThrottlingUndecidedTest {
     for (int i = 0; i < phase; i++) {
       s.run(0, 0.25, (x, f) -> { }); // where the bite falls within the kubelet's minute
     }
-    long start = s.now;
-    List<String> named = new ArrayList<>();
-    for (int scrape = 0; scrape < 4 * 10; scrape++) {
-      s.run(0, 0.25, (x, ignored) -> quota(x, x.now - start));
-      s.detector.diagnosis(s.job).ifPresent(d -> named.add(d.cause()));
-    }
+    List<String> named = CpuQuota.namedScrapeByScrape(s, 4 * 10, (x, faultMs) -> {
+      double level = Math.min(1, faultMs / (RAMP_MIN * 60_000));
+      CpuQuota.bite(x, RISE * level, 1 + 2 * level, faultMs >= PRESSED_AFTER_MS);
+    });
     Diagnosis d = diagnosis(s);
     assertThat(d.cause()).as(describe(d)).isEqualTo("cpu_throttling");
     assertThat(named).as("causes named scrape by scrape").doesNotContain("backpressure");
-  }
-
-  private static void quota(FlinkJobSim x, long faultMs) {
-    double level = Math.min(1, faultMs / (RAMP_MIN * 60_000));
-    for (int m = 0; m < x.tms; m++) {
-      x.cpuThrottled[m] += RISE * level;
-    }
-    for (int i = 0; i < x.parallelism; i++) {
-      x.busy[1][i] = Math.min(1000, x.busy[1][i] * (1 + 2 * level));
-      x.bp[1][i] = 5 * x.rnd.nextDouble();
-      if (faultMs >= PRESSED_AFTER_MS) {
-        x.bp[0][i] = 600 + 200 * x.rnd.nextDouble();
-      }
-    }
   }
 }

@@ -63,9 +63,7 @@ class StuckCheckpointTest {
   void aStuckCheckpointStillOpensAnAgeAnomalyBeforeItTimesOut() {
     normalCheckpoints(3 * 3_600_000L);
     long stuckAt = t;
-    for (; t < stuckAt + 15 * 60_000L; t += scrapeMs) {
-      age();
-    }
+    scrapeAgesUntil(stuckAt + 15 * 60_000L);
 
     assertThat(opened).extracting(Anomaly::signal).containsExactly(Signal.CHECKPOINT_AGE);
     // six of the usual checkpoints (the duration band ends near 100 s), then three scrapes
@@ -93,9 +91,7 @@ class StuckCheckpointTest {
     normalCheckpoints(30 * 3_600_000L);
     int before = opened.size();
     long stuckAt = t;
-    for (; t < stuckAt + 40 * 60_000L; t += scrapeMs) {
-      age();
-    }
+    scrapeAgesUntil(stuckAt + 40 * 60_000L);
 
     assertThat(opened).hasSize(before + 1);
     // one and a half times the slowest completed one (20 min), then a few scrapes
@@ -122,9 +118,7 @@ class StuckCheckpointTest {
     shortCheckpointsEveryMinute();
     shortCheckpoints(16 * 3_600_000L);
     long stuckAt = runningSinceMs;
-    for (; t < stuckAt + 15 * 60_000L; t += scrapeMs) {
-      age();
-    }
+    scrapeAgesUntil(stuckAt + 15 * 60_000L);
 
     assertThat(opened).extracting(Anomaly::signal).containsExactly(Signal.CHECKPOINT_AGE);
     // the pause (40 s), six usual checkpoints (the band ends near 25 s), then two scrapes
@@ -147,9 +141,7 @@ class StuckCheckpointTest {
     shortCheckpoints(30 * 3_600_000L);
     int before = opened.size();
     long stuckAt = runningSinceMs;
-    for (; t < stuckAt + 15 * 60_000L; t += scrapeMs) {
-      age();
-    }
+    scrapeAgesUntil(stuckAt + 15 * 60_000L);
 
     assertThat(opened).hasSize(before + 1);
     // out once the age passes 450 s: some 350 s after the trigger
@@ -173,6 +165,13 @@ class StuckCheckpointTest {
     longCheckpoints(30 * 60_000L);
 
     assertThat(opened).isEmpty();
+  }
+
+  /** Scrapes the age of the running checkpoint, which never completes, until {@code untilMs}. */
+  private void scrapeAgesUntil(long untilMs) {
+    for (; t < untilMs; t += scrapeMs) {
+      age();
+    }
   }
 
   private void shortCheckpointsEveryMinute() {
