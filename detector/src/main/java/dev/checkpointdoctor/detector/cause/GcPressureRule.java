@@ -24,15 +24,29 @@ final class GcPressureRule implements CauseRule {
   public Finding assess(JobEvidence job) {
     Finding f = new Finding(cause());
     Change gc = strongest(job, Signal.GC_TIME);
-    if (gc == null || !gc.higherBy(Signal.GC_TIME.absoluteFloor())) {
+    if (gc == null) {
       return f;
     }
-    f.support(gc.now() >= HEAVY_MS_PER_S ? 0.45 : 0.35, gc, true, String.format(
-        "%s spends %s ms/s in garbage collection (%s of the time), was %s ms/s (%s).",
-        gc.scope(), Fmt.num(gc.now()), Fmt.pct(gc.now() / 1000), Fmt.num(gc.before()),
-        gc.test(true)));
     SeriesHistory heapSeries = series(job, Signal.HEAP_USAGE, gc.scope());
     Change heap = job.change(heapSeries);
+    if (gc.higherBy(Signal.GC_TIME.absoluteFloor())) {
+      f.support(gc.now() >= HEAVY_MS_PER_S ? 0.45 : 0.35, gc, true, String.format(
+          "%s spends %s ms/s in garbage collection (%s of the time), was %s ms/s (%s).",
+          gc.scope(), Fmt.num(gc.now()), Fmt.pct(gc.now() / 1000), Fmt.num(gc.before()),
+          gc.test(true)));
+    } else if (heavyOnAFullHeap(gc, heap)) {
+      // A leak fills the heap over an hour or more, and GC time climbs with it: the raw history
+      // then holds the climb, not the quiet JVM before it, and the test against it cannot
+      // decide. A JVM that spends a tenth of its time collecting a nearly full heap, and more
+      // than it did, is under GC pressure whatever its history shows.
+      f.support(0.3, Signal.GC_TIME, gc.scope(), gc.now(), HEAVY_MS_PER_S, Evidence.AT_LEAST,
+          Double.NaN, String.format("%s spends %s ms/s in garbage collection (%s of the time; "
+              + "%s ms/s before the trouble), with its heap %s full.", gc.scope(),
+              Fmt.num(gc.now()), Fmt.pct(gc.now() / 1000), Fmt.num(gc.before()),
+              Fmt.pct(heap.now())));
+    } else {
+      return f;
+    }
     if (heap.known() && heap.higher()) {
       f.support(heap.now() >= FULL_HEAP ? 0.25 : 0.15, heap, true, String.format(
           "Heap at %s is %s full, was %s (%s).", heap.scope(), Fmt.pct(heap.now()),
@@ -51,6 +65,16 @@ final class GcPressureRule implements CauseRule {
       CheckpointTrouble.support(f, job, "while the JVMs collect garbage");
     }
     return f;
+  }
+
+  /**
+   * GC time at a level that costs throughput in any case, above its median before by the
+   * signal's floor, on a heap at the level where the old generation has no room left.
+   */
+  static boolean heavyOnAFullHeap(Change gc, Change heap) {
+    return gc.known() && gc.now() >= HEAVY_MS_PER_S
+        && gc.now() - gc.before() >= Signal.GC_TIME.absoluteFloor()
+        && heap.known() && heap.now() >= FULL_HEAP;
   }
 
   /** The series of a signal whose rise is the clearest (highest superiority, then level). */
