@@ -169,9 +169,24 @@ final class SignalBook {
     }
     switch (step.transition()) {
       case OPENED -> {
-        if (openSibling(job, entry.key) != null) {
-          break; // the task's anomaly already stands for this subtask; see openSibling
+        Entry holder = openSibling(job, entry.key);
+        if (holder != null) {
+          // the task's anomaly already stands for this subtask (see openSibling); it starts
+          // with the subtask whose run started first, whatever order the shards delivered the
+          // subtasks' samples in
+          Anomaly a = holder.open;
+          if (step.runStartMs() < a.startedAtMs() || step.runStartMs() == a.startedAtMs()
+              && o.scope().compareTo(a.scope()) < 0) {
+            entry.open = new Anomaly(a.id(), a.job(), a.signal(), o.scope(), true,
+                step.runStartMs(), -1, step.observed(), step.expected(), step.lower(),
+                step.upper(), step.score(), a.causes(), null, -1);
+            entry.heldEndMs = holder.heldEndMs;
+            holder.open = null;
+            holder.heldEndMs = Long.MIN_VALUE;
+          }
+          break;
         }
+        entry.heldEndMs = Long.MIN_VALUE;
         entry.open = new Anomaly(anomalyIds.getAndIncrement(), o.job(), o.signal(), o.scope(),
             true, step.runStartMs(), -1, step.observed(), step.expected(), step.lower(),
             step.upper(), step.score(), job.diagnosis == null ? List.of() : job.diagnosis.ranked());
@@ -183,14 +198,23 @@ final class SignalBook {
       case RESOLVED, NEW_NORMAL -> {
         Entry heir = entry.open == null || step.transition() != SignalTracker.Transition.RESOLVED
             ? null : stillOutSibling(job, entry.key);
-        if (heir != null) {
+        Entry holder = entry.open == null ? openSibling(job, entry.key) : null;
+        if (holder != null) {
+          // a subtask that joined the task's anomaly is back: the anomaly ends no earlier
+          holder.heldEndMs = Math.max(holder.heldEndMs, step.timestampMs());
+        } else if (heir != null) {
           // a subtask of the task is still out: the task's anomaly lasts until the last is back
           heir.open = entry.open;
+          heir.heldEndMs = Math.max(entry.heldEndMs, step.timestampMs());
           entry.open = null;
+          entry.heldEndMs = Long.MIN_VALUE;
         } else if (entry.open != null) {
+          // the task's anomaly ends when its last subtask is back, in event time: a subtask
+          // delivered late may have handed it over after coming back later than this one
+          long end = Math.max(step.timestampMs(), entry.heldEndMs);
           Anomaly resolvedAnomaly = step.transition() == SignalTracker.Transition.NEW_NORMAL
-              ? entry.open.becameNormalAt(step.timestampMs(), step.runStartMs())
-              : entry.open.resolvedAt(step.timestampMs());
+              ? entry.open.becameNormalAt(end, step.runStartMs())
+              : entry.open.resolvedAt(end);
           remember(resolvedAnomaly);
           entry.open = null;
           openCount--;
@@ -789,6 +813,11 @@ final class SignalBook {
     String jobRef;
     String scopeRef;
     Anomaly open;
+    /**
+     * With {@code open}: the latest event time at which another subtask of the task that held
+     * this anomaly came back; not snapshotted.
+     */
+    long heldEndMs = Long.MIN_VALUE;
     String join;
     /** Snapshotted with its points (see {@link DetectorState.HistoryState}). */
     RecentHistory history;
