@@ -3,6 +3,7 @@ package dev.checkpointdoctor.detector.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.checkpointdoctor.detector.cause.UnknownCauseDiagnoser;
+import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.Diagnosis;
@@ -10,6 +11,7 @@ import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Observation;
 import dev.checkpointdoctor.detector.model.Signal;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -60,7 +62,7 @@ class SignalBookTest {
   @Test
   void aDiagnosisSeesHistoriesThatAppearedAfterTheLastOne() {
     // the book keeps the per-signal history lists between diagnoses: a new series must show
-    List<List<String>> seen = new java.util.ArrayList<>();
+    List<List<String>> seen = new ArrayList<>();
     Diagnoser recording = (view, since) -> {
       seen.add(view.history(Signal.BUSY).stream().map(SeriesHistory::scope).toList());
       return new Diagnosis(view.job(), "x", 0.5, since, "busy", false, null,
@@ -106,7 +108,7 @@ class SignalBookTest {
             bz * (300 + r.nextInt(20))), null);
       }
     }
-    List<String> open = new java.util.ArrayList<>();
+    List<String> open = new ArrayList<>();
     for (int s = 0; s < 3; s++) {
       if (entries[s].tracker.open()) {
         open.add("task:map/" + s);
@@ -123,17 +125,17 @@ class SignalBookTest {
    * delays' start.
    */
   private static List<String> startDelayEvents(int[] delayed, boolean otherTask) {
-    List<String> events = new java.util.ArrayList<>();
+    List<String> events = new ArrayList<>();
     long t0 = 1_796_000_000_000L;
     long first = t0 + 300 * 60_000L;
     DetectorListener l = new DetectorListener() {
       @Override
-      public void anomalyOpened(dev.checkpointdoctor.detector.model.Anomaly a) {
+      public void anomalyOpened(Anomaly a) {
         events.add("opened " + a.scope() + " at " + (a.startedAtMs() - first) / 60_000);
       }
 
       @Override
-      public void anomalyResolved(dev.checkpointdoctor.detector.model.Anomaly a) {
+      public void anomalyResolved(Anomaly a) {
         events.add("resolved " + a.scope() + " at " + (a.endedAtMs() - first) / 60_000);
       }
     };
