@@ -45,7 +45,7 @@ class GcPressureSlowLeakTest {
   void gcTimeClimbingWithTheHeapOverAnHourIsNamedFirst(long seed) {
     FlinkJobSim s = new FlinkJobSim(seed, 4, 2, 15, seed % 2 == 0);
     s.run(NORMAL_MIN, 0, (x, f) -> { });
-    List<String> named = CpuQuota.namedScrapeByScrape(s, (int) ((SLOWER_AFTER_MIN + 10) * 4),
+    List<String> named = s.namedScrapeByScrape((int) ((SLOWER_AFTER_MIN + 10) * 4),
         leak());
     Diagnosis d = diagnosis(s);
     assertThat(d.cause()).as(describe(d)).isEqualTo("gc_pressure");
