@@ -754,8 +754,11 @@ final class ScenarioSimulator {
   private void emitNode(int tm, long ts, double f, double dt, boolean scraped) {
     boolean throttled = is(Fault.DISK_THROTTLING) && onThrottledNode(tm);
     boolean stall = is(Fault.ROCKSDB_WRITE_STALL);
-    boolean checkpointing = runTriggerMs >= 0;
-    double demand = baseIops * load * (checkpointing ? 1.3 : 1) * noise()
+    // A counter grows over the whole step, so a checkpoint's extra I/O counts by the share of the
+    // step checkpoints run, not by whether one runs at the step's last instant: that instant is
+    // phase-locked with intervals that divide the step, which held the disk busier for hours.
+    double duty = lastDuration > 0 ? Math.min(1, lastDuration / Math.max(intervalMs, 1)) : 0;
+    double demand = baseIops * load * (1 + 0.3 * duty) * noise()
         * (stall ? 1 + 0.5 * f : 1) * (is(Fault.STATE_GROWTH) ? fullState(ts) / spec.stateBytes() : 1);
     double iops;
     if (throttled && physics != null) {
@@ -765,7 +768,7 @@ final class ScenarioSimulator {
       iops = throttled
           ? demand * (1 - f) + diskCeiling * f * (1 + 0.004 * gaussian()) : demand;
     }
-    double readFraction = checkpointing ? 0.4 : 0.25;
+    double readFraction = 0.25 + 0.15 * duty;
     double util = Math.min(0.97, iops / (baseIops * 4) * noise()) * (stall ? 1 + 1.4 * f : 1);
     if (throttled) {
       util = util * (1 - f) + f * uniform(0.975, 1.0);
