@@ -12,6 +12,7 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -81,13 +82,15 @@ final class TrendWatch {
   /**
    * Reads the trend again when {@link #EVERY_MS} passed since the last reading.
    *
-   * @param mayOpen whether a growing reading may open an anomaly (the checkpointed size defers
-   *     to the full size when the job reports both)
+   * @param mayOpen whether a growing reading may open an anomaly, asked of the reading just
+   *     made (the checkpointed size defers to the full size when the job reports both; a size
+   *     waits for checkpoint durations that rise with it)
    * @param deployedAtMs the job's last deployment: growth is read within one deployment, never
    *     across the level change a redeploy may bring
    * @param seasonReached whether the last days already reached a value at this time of day
    */
-  Transition observe(SeriesHistory raw, HourlyHistory hourly, long nowMs, boolean mayOpen,
+  Transition observe(SeriesHistory raw, HourlyHistory hourly, long nowMs,
+      Predicate<GrowthReading> mayOpen,
       Supplier<InputHistories> input, long deployedAtMs,
       SeasonCheck seasonReached) {
     if (lastEvaluatedMs != Long.MIN_VALUE && nowMs - lastEvaluatedMs < EVERY_MS) {
@@ -102,7 +105,7 @@ final class TrendWatch {
         && !seasonReached.reached(nowMs, reading.toValue(),
             newLevel(hourly, nowMs, deployedAtMs));
     // what may open is the caller's choice; an open anomaly resolves only when growth stops
-    growingRun = growing && (mayOpen || open != null) ? growingRun + 1 : 0;
+    growingRun = growing && (open != null || mayOpen.test(reading)) ? growingRun + 1 : 0;
     if (growingRun == 1) {
       growingSinceMs = nowMs;
     }

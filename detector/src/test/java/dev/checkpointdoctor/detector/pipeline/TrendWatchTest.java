@@ -32,7 +32,7 @@ class TrendWatchTest {
     RecentHistory h = growing();
     TrendWatch w = new TrendWatch(Signal.CHECKPOINT_DURATION);
     for (long now = T0 + 120 * MINUTE; now <= T0 + 180 * MINUTE; now += TrendWatch.EVERY_MS) {
-      if (w.observe(h, null, now, true, () -> InputHistories.NONE, deployedAtMs, season)
+      if (w.observe(h, null, now, r -> true, () -> InputHistories.NONE, deployedAtMs, season)
           == TrendWatch.Transition.OPENED) {
         return true;
       }
@@ -61,7 +61,7 @@ class TrendWatchTest {
       hourly.observe(t, v, raw);
       raw.add(t, v);
       if (t >= T0 + 120 * MINUTE && (t - T0) % TrendWatch.EVERY_MS == 0) {
-        opened |= w.observe(raw, hourly, t, true, () -> InputHistories.NONE, REDEPLOY, season)
+        opened |= w.observe(raw, hourly, t, r -> true, () -> InputHistories.NONE, REDEPLOY, season)
             == TrendWatch.Transition.OPENED;
       }
     }
