@@ -55,9 +55,9 @@ final class OpeningRule {
    * How long a run must have lasted (from its first out-of-band observation) to open by its
    * far-out end. Two far-out observations a minute apart are one event more often than a
    * condition: a checkpoint that overran holds up the next one's barriers, a minute of peak load
-   * backs up two checkpoints on every subtask. Where
-   * observations come further apart (checkpoints minutes apart, five-minute data) two still
-   * open; a run of ordinary length opens as before.
+   * backs up two checkpoints on every subtask. Where observations come further apart
+   * (checkpoints minutes apart, five-minute data) two still open; a run of ordinary length opens
+   * as before.
    */
   static final long FAR_MIN_SPAN_MS = 120_000L;
   /** A run opens when a scope with its rate would make it by chance once in this many. */

@@ -170,6 +170,24 @@ final class SignalBook {
     }
     switch (step.transition()) {
       case OPENED -> {
+        Entry holder = openSibling(job, entry.key);
+        if (holder != null) {
+          // the task's anomaly already stands for this subtask (see openSibling); it starts
+          // with the subtask whose run started first, whatever order the shards delivered the
+          // subtasks' samples in
+          Anomaly a = holder.open;
+          if (step.runStartMs() < a.startedAtMs() || step.runStartMs() == a.startedAtMs()
+              && o.scope().compareTo(a.scope()) < 0) {
+            entry.open = new Anomaly(a.id(), a.job(), a.signal(), o.scope(), true,
+                step.runStartMs(), -1, step.observed(), step.expected(), step.lower(),
+                step.upper(), step.score(), a.causes(), null, -1);
+            entry.heldEndMs = holder.heldEndMs;
+            holder.open = null;
+            holder.heldEndMs = Long.MIN_VALUE;
+          }
+          break;
+        }
+        entry.heldEndMs = Long.MIN_VALUE;
         entry.open = new Anomaly(anomalyIds.getAndIncrement(), o.job(), o.signal(), o.scope(),
             true, step.runStartMs(), -1, step.observed(), step.expected(), step.lower(),
             step.upper(), step.score(), job.diagnosis == null ? List.of() : job.diagnosis.ranked());
@@ -179,10 +197,25 @@ final class SignalBook {
         }
       }
       case RESOLVED, NEW_NORMAL -> {
-        if (entry.open != null) {
+        Entry heir = entry.open == null || step.transition() != SignalTracker.Transition.RESOLVED
+            ? null : stillOutSibling(job, entry.key);
+        Entry holder = entry.open == null ? openSibling(job, entry.key) : null;
+        if (holder != null) {
+          // a subtask that joined the task's anomaly is back: the anomaly ends no earlier
+          holder.heldEndMs = Math.max(holder.heldEndMs, step.timestampMs());
+        } else if (heir != null) {
+          // a subtask of the task is still out: the task's anomaly lasts until the last is back
+          heir.open = entry.open;
+          heir.heldEndMs = Math.max(entry.heldEndMs, step.timestampMs());
+          entry.open = null;
+          entry.heldEndMs = Long.MIN_VALUE;
+        } else if (entry.open != null) {
+          // the task's anomaly ends when its last subtask is back, in event time: a subtask
+          // delivered late may have handed it over after coming back later than this one
+          long end = Math.max(step.timestampMs(), entry.heldEndMs);
           Anomaly resolvedAnomaly = step.transition() == SignalTracker.Transition.NEW_NORMAL
-              ? entry.open.becameNormalAt(step.timestampMs(), step.runStartMs())
-              : entry.open.resolvedAt(step.timestampMs());
+              ? entry.open.becameNormalAt(end, step.runStartMs())
+              : entry.open.resolvedAt(end);
           remember(resolvedAnomaly);
           entry.open = null;
           openCount--;
@@ -202,6 +235,53 @@ final class SignalBook {
       watchTrend(job, entry, o.timestampMs());
     }
     return entry;
+  }
+
+  /**
+   * The entry of another subtask of the same task whose anomaly on the same signal is open, or
+   * null. One anomaly stands for the task: a condition of the whole task (a load peak beyond
+   * its capacity delays every subtask's barrier and back-pressures every source subtask) opened
+   * one anomaly per subtask and signal, so a 3-subtask job opened 27 for two 15-minute
+   * episodes (train seed 79 {@code healthy_rescale}), a 16-subtask job would open a hundred, and
+   * an operator reads the same event in each. A subtask alone out of band (a skew's hot one)
+   * still opens its own, and the rules read every subtask's series as before.
+   */
+  private static Entry openSibling(Job job, Key key) {
+    return sibling(job, key, true);
+  }
+
+  /**
+   * Another subtask of the task whose run on the signal is still open without an anomaly of
+   * its own (it joined the task's anomaly), or null; the lowest scope, so the choice follows
+   * from the data. A tracker's open state is snapshotted, so a restart finds the same ones.
+   */
+  private static Entry stillOutSibling(Job job, Key key) {
+    return sibling(job, key, false);
+  }
+
+  private static Entry sibling(Job job, Key key, boolean holdingAnomaly) {
+    String task = taskOf(key.scope);
+    if (task == null) {
+      return null;
+    }
+    Entry found = null;
+    for (Entry e : job.entries.values()) {
+      if (e.key.signal != key.signal || e.key.scope.equals(key.scope)
+          || !task.equals(taskOf(e.key.scope))) {
+        continue;
+      }
+      boolean match = holdingAnomaly ? e.open != null : e.open == null && e.tracker.open();
+      if (match && (found == null || e.key.compareTo(found.key) < 0)) {
+        found = e;
+      }
+    }
+    return found;
+  }
+
+  /** "task:NAME" of a subtask's scope "task:NAME/INDEX"; null for any other scope. */
+  private static String taskOf(String scope) {
+    int slash = scope.lastIndexOf('/');
+    return scope.startsWith("task:") && slash > 0 ? scope.substring(0, slash) : null;
   }
 
   /**
@@ -738,6 +818,11 @@ final class SignalBook {
     String jobRef;
     String scopeRef;
     Anomaly open;
+    /**
+     * With {@code open}: the latest event time at which another subtask of the task that held
+     * this anomaly came back; not snapshotted.
+     */
+    long heldEndMs = Long.MIN_VALUE;
     String join;
     /** Snapshotted with its points (see {@link DetectorState.HistoryState}). */
     RecentHistory history;

@@ -1,8 +1,5 @@
 package dev.checkpointdoctor.detector.cause;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * A CPU quota biting a simulated job, as the CPU throttling tests have it: every TaskManager's
  * throttled share rises, the keyed tasks get busier, and a while later the subtasks fall behind
@@ -29,20 +26,5 @@ final class CpuQuota {
         x.bp[0][i] = 600 + 200 * x.rnd.nextDouble();
       }
     }
-  }
-
-  /**
-   * Runs {@code scrapes} scrapes of {@code fault} (its time counted from now), and the causes the
-   * job's diagnosis named, scrape by scrape.
-   */
-  static List<String> namedScrapeByScrape(FlinkJobSim s, int scrapes,
-      FlinkJobSim.Scenario fault) {
-    long start = s.now;
-    List<String> named = new ArrayList<>();
-    for (int scrape = 0; scrape < scrapes; scrape++) {
-      s.run(0, s.scrapeMs / 60_000.0, (x, ignored) -> fault.apply(x, x.now - start));
-      s.detector.diagnosis(s.job).ifPresent(d -> named.add(d.cause()));
-    }
-    return named;
   }
 }

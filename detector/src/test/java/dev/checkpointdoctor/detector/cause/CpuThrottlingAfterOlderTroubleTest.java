@@ -34,7 +34,7 @@ class CpuThrottlingAfterOlderTroubleTest {
     s.intervalMs = 180_000; // room for longer checkpoints without running back to back
     s.run(NORMAL_MIN, SLOWER_FOR_MIN, (x, f) -> slower(x));
     assertThat(s.detector.diagnosis(s.job)).as("the older trouble is open").isPresent();
-    List<String> named = CpuQuota.namedScrapeByScrape(s, 4 * 12, (x, faultMs) -> {
+    List<String> named = s.namedScrapeByScrape(4 * 12, (x, faultMs) -> {
       slower(x);
       CpuQuota.bite(x, THROTTLED, 3, faultMs >= PRESSED_AFTER_MS);
     });

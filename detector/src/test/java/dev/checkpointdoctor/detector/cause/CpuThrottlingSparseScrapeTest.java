@@ -29,7 +29,7 @@ class CpuThrottlingSparseScrapeTest {
     FlinkJobSim s = new FlinkJobSim(seed, 4, 2, 15, seed % 2 == 0);
     s.containerEvery = 4;
     s.run(NORMAL_MIN, 0, (x, f) -> { });
-    List<String> named = CpuQuota.namedScrapeByScrape(s, 4 * 10,
+    List<String> named = s.namedScrapeByScrape(4 * 10,
         (x, faultMs) -> CpuQuota.bite(x, THROTTLED, 3, faultMs >= PRESSED_AFTER_MS));
     Diagnosis d = diagnosis(s);
     assertThat(d.cause()).as(describe(d)).isEqualTo("cpu_throttling");

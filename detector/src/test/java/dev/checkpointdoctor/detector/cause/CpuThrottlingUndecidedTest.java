@@ -36,7 +36,7 @@ class CpuThrottlingUndecidedTest {
     for (int i = 0; i < phase; i++) {
       s.run(0, 0.25, (x, f) -> { }); // where the bite falls within the kubelet's minute
     }
-    List<String> named = CpuQuota.namedScrapeByScrape(s, 4 * 10, (x, faultMs) -> {
+    List<String> named = s.namedScrapeByScrape(4 * 10, (x, faultMs) -> {
       double level = Math.min(1, faultMs / (RAMP_MIN * 60_000));
       CpuQuota.bite(x, RISE * level, 1 + 2 * level, faultMs >= PRESSED_AFTER_MS);
     });

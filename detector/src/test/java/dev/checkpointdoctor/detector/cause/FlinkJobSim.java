@@ -179,6 +179,20 @@ public final class FlinkJobSim {
     return this;
   }
 
+  /**
+   * Runs {@code scrapes} scrapes of {@code fault} (its time counted from now), and the causes the
+   * job's diagnosis named, scrape by scrape.
+   */
+  List<String> namedScrapeByScrape(int scrapes, Scenario fault) {
+    long start = now;
+    List<String> named = new ArrayList<>();
+    for (int scrape = 0; scrape < scrapes; scrape++) {
+      run(0, scrapeMs / 60_000.0, (x, ignored) -> fault.apply(x, x.now - start));
+      detector.diagnosis(job).ifPresent(d -> named.add(d.cause()));
+    }
+    return named;
+  }
+
   long faultStartAfter(double normalMinutes) {
     return T0 + (long) (normalMinutes * 60_000);
   }

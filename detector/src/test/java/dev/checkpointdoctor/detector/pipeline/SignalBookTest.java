@@ -3,6 +3,7 @@ package dev.checkpointdoctor.detector.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.checkpointdoctor.detector.cause.UnknownCauseDiagnoser;
+import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.CauseHypothesis;
 import dev.checkpointdoctor.detector.model.Diagnosis;
@@ -10,6 +11,7 @@ import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Observation;
 import dev.checkpointdoctor.detector.model.Signal;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -60,7 +62,7 @@ class SignalBookTest {
   @Test
   void aDiagnosisSeesHistoriesThatAppearedAfterTheLastOne() {
     // the book keeps the per-signal history lists between diagnoses: a new series must show
-    List<List<String>> seen = new java.util.ArrayList<>();
+    List<List<String>> seen = new ArrayList<>();
     Diagnoser recording = (view, since) -> {
       seen.add(view.history(Signal.BUSY).stream().map(SeriesHistory::scope).toList());
       return new Diagnosis(view.job(), "x", 0.5, since, "busy", false, null,
@@ -86,13 +88,15 @@ class SignalBookTest {
   /**
    * Feeds a task of three subtasks at 1000 records/s and 300 ms/s busy for 200 minutes, then
    * for 30 minutes each subtask's input times {@code inputs[i]} and busy time times {@code
-   * busy[i]}; returns the scopes of the busy anomalies that opened.
+   * busy[i]}; returns the subtasks whose busy time was judged out long enough to open (one
+   * anomaly stands for the task's subtasks; each subtask's own run is what is judged here).
    */
   private static List<String> busyAnomalies(double[] inputs, double[] busy) {
     SignalBook b = new SignalBook(DetectorSettings.defaults(), new UnknownCauseDiagnoser(),
         List.of());
     java.util.Random r = new java.util.Random(7);
     long t = 1_796_000_000_000L;
+    SignalBook.Entry[] entries = new SignalBook.Entry[3];
     for (int i = 0; i < 230; i++, t += 60_000) {
       for (int s = 0; s < 3; s++) {
         String scope = "task:map/" + s;
@@ -100,11 +104,82 @@ class SignalBookTest {
         double bz = i < 200 ? 1 : busy[s];
         b.observe(new Observation("a", Signal.RECORDS_IN, scope, t,
             in * (1000 + r.nextInt(40))), null);
-        b.observe(new Observation("a", Signal.BUSY, scope, t, bz * (300 + r.nextInt(20))), null);
+        entries[s] = b.observe(new Observation("a", Signal.BUSY, scope, t,
+            bz * (300 + r.nextInt(20))), null);
       }
     }
-    return b.anomalies().stream().filter(a -> a.signal() == Signal.BUSY)
-        .map(a -> a.scope()).sorted().toList();
+    List<String> open = new ArrayList<>();
+    for (int s = 0; s < 3; s++) {
+      if (entries[s].tracker.open()) {
+        open.add("task:map/" + s);
+      }
+    }
+    return open;
+  }
+
+  /**
+   * Three subtasks of task {@code agg} (and, when {@code otherTask}, one of task {@code sink})
+   * run at a start delay of about 10 ms for 300 checkpoints a minute apart; then the subtasks
+   * in {@code late} are {@code delayed[i]} checkpoints at 6 s. Returns the opened and resolved
+   * anomalies as "opened SCOPE at MINUTE" and "resolved SCOPE at MINUTE", minutes from the
+   * delays' start.
+   */
+  private static List<String> startDelayEvents(int[] delayed, boolean otherTask) {
+    List<String> events = new ArrayList<>();
+    long t0 = 1_796_000_000_000L;
+    long first = t0 + 300 * 60_000L;
+    DetectorListener l = new DetectorListener() {
+      @Override
+      public void anomalyOpened(Anomaly a) {
+        events.add("opened " + a.scope() + " at " + (a.startedAtMs() - first) / 60_000);
+      }
+
+      @Override
+      public void anomalyResolved(Anomaly a) {
+        events.add("resolved " + a.scope() + " at " + (a.endedAtMs() - first) / 60_000);
+      }
+    };
+    SignalBook b = new SignalBook(DetectorSettings.defaults(), new UnknownCauseDiagnoser(),
+        List.of(l));
+    java.util.Random r = new java.util.Random(11);
+    long t = t0;
+    for (int i = 0; i < 340; i++, t += 60_000) {
+      int k = i - 300;
+      for (int s = 0; s < delayed.length; s++) {
+        double v = k >= 0 && k < delayed[s] ? 6_000 + r.nextInt(500) : 5 + r.nextInt(10);
+        b.observe(new Observation("a", Signal.CHECKPOINT_START_DELAY, "task:agg/" + s, t, v),
+            null);
+      }
+      if (otherTask) {
+        double v = k >= 0 && k < delayed[0] ? 6_000 + r.nextInt(500) : 5 + r.nextInt(10);
+        b.observe(new Observation("a", Signal.CHECKPOINT_START_DELAY, "task:sink/0", t, v),
+            null);
+      }
+    }
+    return events;
+  }
+
+  @Test
+  void aDelayOnEverySubtaskOfATaskIsOneAnomalyThatLastsUntilTheLastSubtaskIsBack() {
+    // one load peak delays every subtask's barrier: the task's event, not one per subtask
+    List<String> events = startDelayEvents(new int[] {10, 10, 16}, false);
+    assertThat(events).hasSize(2);
+    assertThat(events.get(0)).startsWith("opened task:agg/");
+    assertThat(events.get(1)).startsWith("resolved task:agg/");
+    // resolved only once subtask 2, out for 16 minutes, is back too
+    int resolvedAt = Integer.parseInt(events.get(1).substring(events.get(1).lastIndexOf(' ') + 1));
+    assertThat(resolvedAt).isGreaterThanOrEqualTo(16);
+  }
+
+  @Test
+  void aSubtaskAloneOutOfBandStillOpensItsOwnAndEachTaskHasItsOwn() {
+    List<String> alone = startDelayEvents(new int[] {0, 12, 0}, false);
+    assertThat(alone).hasSize(2);
+    assertThat(alone.get(0)).isEqualTo("opened task:agg/1 at 0");
+    assertThat(alone.get(1)).startsWith("resolved task:agg/1 at ");
+    List<String> twoTasks = startDelayEvents(new int[] {12, 12, 12}, true);
+    assertThat(twoTasks.stream().filter(e -> e.startsWith("opened")).map(e -> e.split(" ")[1]))
+        .hasSize(2).anyMatch(s -> s.startsWith("task:agg/")).contains("task:sink/0");
   }
 
   @Test

@@ -182,25 +182,24 @@ class StuckCheckpointTest {
 
   /** Back-to-back checkpoints of 80-105 s for {@code spanMs}. */
   private void longCheckpoints(long spanMs) {
-    long until = t + spanMs;
-    while (t < until) {
-      checkpoint(80_000 + rng.nextInt(25_000));
-    }
+    checkpoints(spanMs, 80_000, 25_000);
   }
 
   /** Checkpoints of 17-21 s at the interval for {@code spanMs}. */
   private void shortCheckpoints(long spanMs) {
-    long until = t + spanMs;
-    while (t < until) {
-      checkpoint(17_000 + rng.nextInt(4_000));
-    }
+    checkpoints(spanMs, 17_000, 4_000);
   }
 
   /** Back-to-back checkpoints of 60-80 s for {@code spanMs}. */
   private void normalCheckpoints(long spanMs) {
+    checkpoints(spanMs, 60_000, 20_000);
+  }
+
+  /** Checkpoints of {@code shortestMs} plus up to {@code spreadMs} for {@code spanMs}. */
+  private void checkpoints(long spanMs, int shortestMs, int spreadMs) {
     long until = t + spanMs;
     while (t < until) {
-      checkpoint(60_000 + rng.nextInt(20_000));
+      checkpoint(shortestMs + rng.nextInt(spreadMs));
     }
   }
 

@@ -31,7 +31,7 @@ public final class HealthyCensus {
       usage: HealthyCensus [--seeds 1,2,...] [--only PREFIX] [--trace SIGNAL@SCOPE --from ISO --to ISO]
                            [--scrape-seconds S] [--interval-seconds I]
                            [--noise gaussian|heavy|ar|slow] [--cycle sine|steep]
-      Counts the anomalies family 1's healthy controls open (train seeds 1-60 only); the stress
+      Counts the anomalies family 1's healthy controls open (train seeds 1-80 only); the stress
       options redraw the controls with another scrape, checkpoint interval, noise or daily cycle.""";
 
   private HealthyCensus() {}
