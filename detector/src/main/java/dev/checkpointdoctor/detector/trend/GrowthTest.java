@@ -81,8 +81,14 @@ public final class GrowthTest {
         : recent(signal, raw, profile, nowMs, input, deployedAtMs);
     if (recent != null && recent.growing() && profile != null) {
       // the daily profile knows the day, not the week's ramps nor a redeploy's new level: a
-      // rise the input rate's own rise explains is no growth, whichever explanation finds it
-      GrowthReading byLoad = recent(signal, raw, null, nowMs, input, deployedAtMs);
+      // rise the input rate's own rise explains is no growth, whichever explanation finds it.
+      // Asked of the window's own input, not of its last hours' lasting rise: that rise is
+      // what a young job's state follows when nothing else tells the day; here the profile
+      // does, and a lasting fall of the evening left nothing to take out, so the check never
+      // fired on a Monday night at a redeploy's new level (family 1 seed 23 healthy_new_normal,
+      // 79 h after it, full size 1.9 %/h net of the profile, flat as observed)
+      GrowthReading byLoad = recent(signal, raw, null, nowMs,
+          InputHistories.recentOnly(input.recent()), deployedAtMs);
       if (byLoad != null && !byLoad.growing()
           && byLoad.adjustment() == GrowthReading.Adjustment.INPUT_RATE) {
         recent = byLoad;
