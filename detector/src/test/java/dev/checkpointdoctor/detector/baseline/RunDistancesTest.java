@@ -3,6 +3,8 @@ package dev.checkpointdoctor.detector.baseline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.checkpointdoctor.detector.model.DetectorSettings;
+import dev.checkpointdoctor.detector.model.Signal;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -30,6 +32,21 @@ class RunDistancesTest {
     d.clear();
     assertThat(d.heldFloats()).isZero();
     assertThat(d.size()).isZero();
+  }
+
+  @Test
+  void anOpeningRuleHoldsDistancesOnlyWhileARunIsPending() throws IOException {
+    OpeningRule rule = new OpeningRule();
+    RobustBaseline window = new RobustBaseline(Signal.BUSY, DetectorSettings.defaults());
+    assertThat(rule.holdsRunDistances()).isFalse();
+    assertThat(rule.observe(0, 1, 1.2, 3, window)).isFalse();
+    assertThat(rule.holdsRunDistances()).isTrue();
+    OpeningRule restored = OpeningRule.readFrom(roundTrip(rule));
+    assertThat(restored.holdsRunDistances()).isTrue();
+    assertThat(restored.length()).isEqualTo(1);
+    assertThat(rule.observe(15_000, 0, 0.5, 3, window)).isFalse();
+    assertThat(rule.holdsRunDistances()).isFalse();
+    assertThat(OpeningRule.readFrom(roundTrip(rule)).holdsRunDistances()).isFalse();
   }
 
   @Test
@@ -68,6 +85,12 @@ class RunDistancesTest {
     }
     RunDistances small = new RunDistances(10);
     assertThatThrownBy(() -> small.readFrom(roundTrip(d))).isInstanceOf(IOException.class);
+  }
+
+  private static DataInputStream roundTrip(OpeningRule rule) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    rule.writeTo(new DataOutputStream(bytes));
+    return new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()));
   }
 
   private static DataInputStream roundTrip(RunDistances d) throws IOException {
