@@ -58,8 +58,10 @@ public final class RobustBaseline {
   // per thread serves them all.
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
-  // the floor and settings, shared by every baseline of a signal (24 bytes fewer each)
-  private final Params params;
+  private final double absoluteFloor;
+  private final DetectorSettings settings;
+  private final double halfLifeMs;
+  private final int windowSize;
 
   // ring buffer in arrival order; grows until it holds windowSize slots
   // the slots' event times, oldest first (the oldest is in slot head once the ring is full)
@@ -93,10 +95,15 @@ public final class RobustBaseline {
 
   /** For series outside the signal catalog, whose unit floor the caller knows. */
   RobustBaseline(double absoluteFloor, DetectorSettings settings) {
-    this.params = Params.of(absoluteFloor, settings);
-    int initial = Math.min(INITIAL_CAPACITY, params.windowSize);
+    this.absoluteFloor = absoluteFloor;
+    this.settings = settings;
+    // seconds + nanos: toNanos()/toMillis() would overflow or truncate for extreme half-lives
+    this.halfLifeMs =
+        settings.halfLife().getSeconds() * 1000.0 + settings.halfLife().getNano() / 1e6;
+    this.windowSize = settings.windowSize();
+    int initial = Math.min(INITIAL_CAPACITY, windowSize);
     this.values = new float[initial];
-    if (params.windowSize <= 256) {
+    if (windowSize <= 256) {
       this.order = new byte[initial];
     } else {
       this.wideOrder = new short[initial];
@@ -145,7 +152,7 @@ public final class RobustBaseline {
       if (!wasClipped) {
         return;
       }
-      clipped = new long[(params.windowSize + 63) / 64];
+      clipped = new long[(windowSize + 63) / 64];
     }
     if (wasClipped) {
       clipped[slot >>> 6] |= 1L << slot;
@@ -162,7 +169,7 @@ public final class RobustBaseline {
   private void store(long tsMs, double value) {
     int slot = head;
     int n = count;
-    if (n == params.windowSize) {
+    if (n == windowSize) {
       // the slot about to be overwritten holds the oldest observation: drop it from the order
       double oldest = valueAt(slot);
       if (isNegativeZero(oldest)) {
@@ -173,7 +180,7 @@ public final class RobustBaseline {
       times.removeFirst();
       n--;
     } else if (n == orderCapacity()) {
-      int grown = Math.min(params.windowSize, n * 2);
+      int grown = Math.min(windowSize, n * 2);
       if (wideValues == null) {
         values = Arrays.copyOf(values, grown);
       } else {
@@ -207,8 +214,8 @@ public final class RobustBaseline {
     } else {
       wideOrder[lo] = (short) slot;
     }
-    head = head + 1 == params.windowSize ? 0 : head + 1;
-    if (count < params.windowSize) {
+    head = head + 1 == windowSize ? 0 : head + 1;
+    if (count < windowSize) {
       count++;
     }
   }
@@ -278,66 +285,7 @@ public final class RobustBaseline {
   }
 
   DetectorSettings settings() {
-    return params.settings;
-  }
-
-  /**
-   * A signal's floor with the settings, and what follows from them. One per (floor, settings)
-   * for the first {@link #CACHED} of those (a detector has one settings and a few dozen
-   * floors); beyond that each baseline has its own, as before.
-   */
-  private static final class Params {
-    private static final int CACHED = 256;
-    private static final java.util.concurrent.ConcurrentHashMap<Key, Params> SHARED =
-        new java.util.concurrent.ConcurrentHashMap<>();
-
-    final double absoluteFloor;
-    final DetectorSettings settings;
-    final double halfLifeMs;
-    final int windowSize;
-
-    private Params(double absoluteFloor, DetectorSettings settings) {
-      this.absoluteFloor = absoluteFloor;
-      this.settings = settings;
-      // seconds + nanos: toNanos()/toMillis() would overflow or truncate for extreme half-lives
-      this.halfLifeMs =
-          settings.halfLife().getSeconds() * 1000.0 + settings.halfLife().getNano() / 1e6;
-      this.windowSize = settings.windowSize();
-    }
-
-    static Params of(double absoluteFloor, DetectorSettings settings) {
-      Key key = new Key(settings, Double.doubleToRawLongBits(absoluteFloor));
-      Params p = SHARED.get(key);
-      if (p == null) {
-        p = new Params(absoluteFloor, settings);
-        if (SHARED.size() < CACHED) {
-          Params prior = SHARED.putIfAbsent(key, p);
-          p = prior != null ? prior : p;
-        }
-      }
-      return p;
-    }
-
-    /**
-     * The settings by identity (a detector hands one instance to all its baselines; hashing the
-     * record would hash its host aliases for every new series), the floor by its bits.
-     */
-    private record Key(DetectorSettings settings, long floorBits) {
-      @Override
-      public boolean equals(Object o) {
-        return o instanceof Key k && k.settings == settings && k.floorBits == floorBits;
-      }
-
-      @Override
-      public int hashCode() {
-        return System.identityHashCode(settings) * 31 + Long.hashCode(floorBits);
-      }
-    }
-  }
-
-  /** Whether this baseline shares its floor and settings with {@code other}'s. For tests. */
-  boolean sharesParamsWith(RobustBaseline other) {
-    return params == other.params;
+    return settings;
   }
 
   /** Whether this baseline's values took more than floats. For tests. */
@@ -361,23 +309,23 @@ public final class RobustBaseline {
     // Series scraped from one target share their times: the baseline weighed just before on
     // this thread often had the very same window of times, and so the very same weights.
     double[] byArrival = scratch.weights(n);
-    if (now != scratch.weighedNow || params.halfLifeMs != scratch.weighedHalfLifeMs
+    if (now != scratch.weighedNow || halfLifeMs != scratch.weighedHalfLifeMs
         || !times.matches(scratch.weighed)) {
       long[] arrival = scratch.times(n);
       times.copyTo(arrival);
       for (int k = 0; k < n; k++) {
-        byArrival[k] = scratch.weight(now - (double) arrival[k], params.halfLifeMs);
+        byArrival[k] = scratch.weight(now - (double) arrival[k], halfLifeMs);
       }
       times.saveTo(scratch.weighed);
       scratch.weighedNow = now;
-      scratch.weighedHalfLifeMs = params.halfLifeMs;
+      scratch.weighedHalfLifeMs = halfLifeMs;
     }
-    int oldest = n < params.windowSize ? 0 : head;
+    int oldest = n < windowSize ? 0 : head;
     double[] sums = scratch.sums(n);
     double sum = 0;
     for (int k = 0; k < n; k++) {
       int arrivalIndex = slotAt(k) - oldest;
-      sum += byArrival[arrivalIndex < 0 ? arrivalIndex + params.windowSize : arrivalIndex];
+      sum += byArrival[arrivalIndex < 0 ? arrivalIndex + windowSize : arrivalIndex];
       sums[k] = sum;
     }
     return sums;
@@ -402,7 +350,7 @@ public final class RobustBaseline {
 
   /** True once at least {@code minObservations} observations were learned. */
   public boolean ready() {
-    return observations >= params.settings.minObservations();
+    return observations >= settings.minObservations();
   }
 
   /** Observations ever learned (saturates at {@link Integer#MAX_VALUE}), not only the window. */
@@ -421,11 +369,11 @@ public final class RobustBaseline {
    * would make any later drop look like wandering).
    */
   double serialCorrelation() {
-    int oldest = count < params.windowSize ? 0 : head;
+    int oldest = count < windowSize ? 0 : head;
     double[] arrival = new double[count];
     int n = 0;
     for (int k = 0; k < count; k++) {
-      int slot = (oldest + k) % params.windowSize;
+      int slot = (oldest + k) % windowSize;
       if (!isClipped(slot)) {
         arrival[n++] = valueAt(slot);
       }
@@ -451,7 +399,7 @@ public final class RobustBaseline {
   /** Weight of an observation at {@code tsMs} relative to {@link #lastTimestamp()}. */
   double weightAt(long tsMs) {
     double age = Math.max(0.0, (double) lastTs - (double) tsMs);
-    return Math.pow(2.0, -age / params.halfLifeMs);
+    return Math.pow(2.0, -age / halfLifeMs);
   }
 
   private Band compute() {
@@ -618,8 +566,8 @@ public final class RobustBaseline {
 
   /** The band half-width this baseline gives a window with this median and robust spread. */
   double halfWidth(double median, double spread) {
-    return Math.max(params.settings.bandWidth() * spread,
-        Math.max(params.settings.relativeFloor() * Math.abs(median), params.absoluteFloor));
+    return Math.max(settings.bandWidth() * spread,
+        Math.max(settings.relativeFloor() * Math.abs(median), absoluteFloor));
   }
 
   /**
@@ -648,14 +596,14 @@ public final class RobustBaseline {
    */
   void forgetBefore(long tsMs) {
     int n = count;
-    int oldest = n < params.windowSize ? 0 : head;
+    int oldest = n < windowSize ? 0 : head;
     long[] arrival = arrivalTimes();
     long[] keptTimes = new long[n];
     double[] keptValues = new double[n];
     boolean[] keptClipped = new boolean[n];
     int kept = 0;
     for (int k = 0; k < n; k++) {
-      int slot = (oldest + k) % params.windowSize;
+      int slot = (oldest + k) % windowSize;
       long t = arrival[k];
       if (t >= tsMs) {
         keptTimes[kept] = t;
@@ -757,15 +705,15 @@ public final class RobustBaseline {
    */
   public void writeTo(DataOutput out) throws IOException {
     out.writeByte(SNAPSHOT_VERSION);
-    out.writeInt(params.windowSize);
+    out.writeInt(windowSize);
     out.writeInt(observations);
     out.writeLong(firstTs);
     out.writeLong(lastTs);
     out.writeInt(count);
-    int start = count < params.windowSize ? 0 : head;
+    int start = count < windowSize ? 0 : head;
     long[] arrival = arrivalTimes();
     for (int i = 0; i < count; i++) {
-      int slot = (start + i) % params.windowSize;
+      int slot = (start + i) % windowSize;
       out.writeLong(arrival[i]);
       out.writeDouble(valueAt(slot));
     }
@@ -774,7 +722,7 @@ public final class RobustBaseline {
       for (int i = 0; i < count; i += 8) {
         int bits = 0;
         for (int j = 0; j < 8 && i + j < count; j++) {
-          bits |= isClipped((start + i + j) % params.windowSize) ? 1 << j : 0;
+          bits |= isClipped((start + i + j) % windowSize) ? 1 << j : 0;
         }
         out.writeByte(bits);
       }
@@ -826,7 +774,7 @@ public final class RobustBaseline {
       throw new IOException("baseline snapshot first timestamp after last timestamp");
     }
     RobustBaseline b = new RobustBaseline(signal, settings);
-    int skip = Math.max(0, count - b.params.windowSize);
+    int skip = Math.max(0, count - b.windowSize);
     long[] ts = new long[count];
     double[] vs = new double[count];
     for (int i = 0; i < count; i++) {

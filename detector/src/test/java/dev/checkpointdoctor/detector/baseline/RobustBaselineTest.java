@@ -28,27 +28,6 @@ class RobustBaselineTest {
   }
 
   @Test
-  void baselinesOfOneSignalUnderOneSettingsShareTheirSettingsAndKeepTheirFloors() {
-    DetectorSettings settings = DetectorSettings.defaults();
-    RobustBaseline a = new RobustBaseline(Signal.CHECKPOINT_DURATION, settings);
-    RobustBaseline b = new RobustBaseline(Signal.CHECKPOINT_DURATION, settings);
-    RobustBaseline size = new RobustBaseline(Signal.CHECKPOINT_SIZE, settings);
-    RobustBaseline other = new RobustBaseline(Signal.CHECKPOINT_DURATION,
-        DetectorSettings.defaults());
-    assertThat(a.sharesParamsWith(b)).isTrue();
-    assertThat(a.sharesParamsWith(size)).isFalse();
-    assertThat(a.sharesParamsWith(other)).isFalse();
-    for (RobustBaseline x : new RobustBaseline[] {a, size}) {
-      for (int i = 0; i < 30; i++) {
-        x.learn(i * 15_000L, 1000);
-      }
-    }
-    // a window of one value: the band is the floor of each signal
-    assertThat(a.band().upper()).isEqualTo(1000 + Math.max(100, 250));
-    assertThat(size.band().upper()).isEqualTo(1000 + (double) (1 << 20));
-  }
-
-  @Test
   void weightedMedianAndMadOnTinyWindowWithEqualWeights() {
     // DISK_LATENCY: absoluteFloor 2 ms. All timestamps equal -> every weight is 2^0 = 1.
     RobustBaseline b = new RobustBaseline(Signal.DISK_LATENCY, settings(3, 5, Duration.ofHours(1)));
