@@ -71,6 +71,8 @@ final class OpeningRule {
   /** Observations after which a scope's tail is known well enough to call a value far out. */
   static final int TAIL_KNOWN = RATE_MEMORY / 2;
   private static final int MAX_NEEDED = 50;
+  // what every rule without a pending run holds: never added to, so one serves all threads
+  private static final RunDistances NO_RUN_DISTANCES = new RunDistances(MAX_NEEDED);
 
   private int side; // +1 above, -1 below, 0 no run
   private int outside; // out-of-band observations in the run
@@ -79,8 +81,9 @@ final class OpeningRule {
   private double rate = PRIOR_RATE;
   private double rateBeforeRun = PRIOR_RATE;
   private ExcursionTail tail = new ExcursionTail(RATE_MEMORY);
-  // how far out the run's newest observations went, for noise that wanders
-  private RunDistances distances = new RunDistances(MAX_NEEDED);
+  // how far out the run's newest observations went, for noise that wanders; a holder of their
+  // own only while a run is pending (most rules have none most of the time)
+  private RunDistances distances = NO_RUN_DISTANCES;
 
   /**
    * Counts one observation judged while no anomaly is open.
@@ -131,7 +134,7 @@ final class OpeningRule {
     // beyond that the far-out rule and the scope's own tail judge, not the Gaussian one (an
     // observation a season lets out inside the band counts at the edge)
     double inNoise = distance * (widening > 1 ? widening : 1);
-    distances.add(inNoise >= 1 ? Math.min(inNoise, STRONG_BAND) : 1);
+    addDistance(inNoise >= 1 ? Math.min(inNoise, STRONG_BAND) : 1);
     boolean longRun = outside >= openAfter + extra(rateBeforeRun);
     boolean far = strong >= Math.min(STRONG_OPEN_AFTER, openAfter)
         && tsMs - startMs >= FAR_MIN_SPAN_MS;
@@ -236,7 +239,19 @@ final class OpeningRule {
     outside = 0;
     strong = 0;
     startMs = SignalTracker.NO_RUN;
-    distances.clear();
+    distances = NO_RUN_DISTANCES;
+  }
+
+  /** Whether the rule holds distances of its own (a run is pending), for tests. */
+  boolean holdsRunDistances() {
+    return distances != NO_RUN_DISTANCES;
+  }
+
+  private void addDistance(double distance) {
+    if (distances == NO_RUN_DISTANCES) {
+      distances = new RunDistances(MAX_NEEDED);
+    }
+    distances.add(distance);
   }
 
   int side() {
@@ -284,7 +299,11 @@ final class OpeningRule {
     r.rateBeforeRun = in.readDouble();
     r.tail = ExcursionTail.readFrom(in, RATE_MEMORY);
     if (withDistances) {
-      r.distances.readFrom(in);
+      RunDistances read = new RunDistances(MAX_NEEDED);
+      read.readFrom(in);
+      if (read.size() > 0) {
+        r.distances = read;
+      }
     } else {
       r.runAtTheEdge();
     }
@@ -303,7 +322,7 @@ final class OpeningRule {
    */
   private void runAtTheEdge() {
     for (int i = 0; i < Math.min(outside, MAX_NEEDED); i++) {
-      distances.add(1);
+      addDistance(1);
     }
   }
 
