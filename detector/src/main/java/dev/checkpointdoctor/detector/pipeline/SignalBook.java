@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Predicate;
 
 /**
  * Every (job, signal, scope) the detector has seen: its tracker, its open anomaly, and the
@@ -286,20 +285,18 @@ final class SignalBook {
 
   /**
    * Whether checkpoint durations rise with the state. Once the input's last hours are known
-   * ({@code inputHoursKnown}), the size's own trend test takes out a rise the input's lasting
-   * rise explains, so the gate only has to keep out a size that grows while checkpoints do not
-   * slow down with it: the duration's slope above 0, or its interval reaching the size's rate
-   * ({@code sizeRate}). The duration is noisier than the size and moved by the load: beside a
-   * size certain to grow 3-5 % an hour its two-hour slope falls either side of 0 for half an
-   * hour at a time, and the gate must not wait on that coin (a confident rise took hours: family
-   * 1 seeds 1-10, growth named at all 32/40, within 2 h 9/30; 37/40 and 12/30 with the slope).
-   * Before, the size's rise may be the load's, and the duration must rise with one-sided 95 %
-   * confidence: the reading's interval is Sen's two-sided 99 % one (z 2.576), narrowed to z
-   * 1.645 around its slope.
+   * ({@code inputHoursKnown}), its trend's slope above 0 suffices: the size's own trend test
+   * then takes out a rise the input's lasting rise explains, so the gate only has to keep out a
+   * size that grows while checkpoints get faster; a confident rise of the duration, noisier than
+   * the size and moved by the load, took hours beside a size growing 3-5 % an hour that was
+   * certain within the hour (family 1 seeds 1-10: growth named at all 32/40, within 2 h 9/30;
+   * 37/40 and 12/30 with the slope). Before, the size's rise may be the load's, and the duration
+   * must rise with one-sided 95 % confidence: the reading's interval is Sen's two-sided 99 % one
+   * (z 2.576), narrowed to z 1.645 around its slope.
    */
-  private static boolean rising(GrowthReading d, boolean inputHoursKnown, double sizeRate) {
+  private static boolean rising(GrowthReading d, boolean inputHoursKnown) {
     if (inputHoursKnown) {
-      return d.rate() > 0 || d.upper() >= sizeRate;
+      return d.rate() > 0;
     }
     return d.rate() - (1.645 / 2.576) * (d.rate() - d.lower()) > 0;
   }
@@ -314,9 +311,8 @@ final class SignalBook {
     TrendWatch w = entry.trend;
     // with both sizes reported, the full size speaks for the state; the checkpointed size of
     // incremental checkpoints follows the churn, not the state
-    boolean sizeSpeaks = entry.key.signal != Signal.CHECKPOINT_SIZE
+    boolean mayOpen = entry.key.signal != Signal.CHECKPOINT_SIZE
         || !job.entries.containsKey(new Key(Signal.CHECKPOINT_FULL_SIZE, "job"));
-    Predicate<GrowthReading> mayOpen = r -> sizeSpeaks;
     if (entry.key.signal != Signal.CHECKPOINT_DURATION) {
       // a state that grows is checkpoint trouble once checkpoints take longer with it (the
       // duration's own trend rises): a size that follows the load while checkpoints do not
@@ -325,10 +321,9 @@ final class SignalBook {
       GrowthReading d = duration == null || duration.trend == null ? null
           : duration.trend.reading();
       // a job that reports no records-in has no input to take out: the confident rise then
-      boolean inputHoursKnown = entry.hourly != null
+      mayOpen &= d != null && rising(d, entry.hourly != null
           && LoadTrend.hoursKnown(entry.hourly.firstHourStartMs(), nowMs, job.lastStartMs)
-          && !job.histories(Signal.RECORDS_IN).isEmpty();
-      mayOpen = r -> sizeSpeaks && d != null && rising(d, inputHoursKnown, r.rate());
+          && !job.histories(Signal.RECORDS_IN).isEmpty());
     }
     TrendWatch.Transition t = w.observe(entry.history, entry.hourly, nowMs, mayOpen,
         job::inputHistories, job.lastStartMs,

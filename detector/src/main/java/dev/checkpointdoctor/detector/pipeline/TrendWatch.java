@@ -7,12 +7,11 @@ import dev.checkpointdoctor.detector.trend.GrowthReading;
 import dev.checkpointdoctor.detector.trend.GrowthTest;
 import dev.checkpointdoctor.detector.trend.HourlyHistory;
 import dev.checkpointdoctor.detector.trend.InputHistories;
-import java.io.DataInputStream;
+import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.Set;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -56,12 +55,6 @@ final class TrendWatch {
   private int steadyRun;
   private long growingSinceMs = Long.MIN_VALUE; // the first reading of the current growing run
   private GrowthReading reading;
-  /**
-   * The steepest fall (a share per hour, at least 0) a young job's readings observed since
-   * {@link #fallSinceMs}, its last deployment ({@link #swingOf}).
-   */
-  private double fallSeen;
-  private long fallSinceMs = Long.MIN_VALUE;
   /** The open trend anomaly, managed by the book (ids and listeners are its). */
   Anomaly open;
 
@@ -71,11 +64,6 @@ final class TrendWatch {
 
   static boolean watched(Signal s, String scope) {
     return SIGNALS.contains(s) && "job".equals(scope);
-  }
-
-  /** The steepest fall seen since the last deployment, for tests. */
-  double fallSeen() {
-    return fallSeen;
   }
 
   GrowthReading reading() {
@@ -93,15 +81,13 @@ final class TrendWatch {
   /**
    * Reads the trend again when {@link #EVERY_MS} passed since the last reading.
    *
-   * @param mayOpen whether a growing reading may open an anomaly, asked of the reading just
-   *     made (the checkpointed size defers to the full size when the job reports both; a size
-   *     waits for checkpoint durations that rise with it)
+   * @param mayOpen whether a growing reading may open an anomaly (the checkpointed size defers
+   *     to the full size when the job reports both)
    * @param deployedAtMs the job's last deployment: growth is read within one deployment, never
    *     across the level change a redeploy may bring
    * @param seasonReached whether the last days already reached a value at this time of day
    */
-  Transition observe(SeriesHistory raw, HourlyHistory hourly, long nowMs,
-      Predicate<GrowthReading> mayOpen,
+  Transition observe(SeriesHistory raw, HourlyHistory hourly, long nowMs, boolean mayOpen,
       Supplier<InputHistories> input, long deployedAtMs,
       SeasonCheck seasonReached) {
     if (lastEvaluatedMs != Long.MIN_VALUE && nowMs - lastEvaluatedMs < EVERY_MS) {
@@ -109,24 +95,14 @@ final class TrendWatch {
     }
     lastEvaluatedMs = nowMs;
     reading = GrowthTest.evaluate(signal, raw, hourly, nowMs, input.get(), deployedAtMs);
-    if (deployedAtMs != fallSinceMs) {
-      fallSinceMs = deployedAtMs;
-      fallSeen = 0;
-    }
     // growth leaves what the job did before: a reading across a redeploy measures the
-    // redeploy, a level the last days reached at this hour is the daily cycle, and a young
-    // job's rise no faster than it fell since its deployment is its swing
+    // redeploy, and a level the last days reached at this hour is the daily cycle
     boolean growing = reading != null && reading.growing()
         && reading.fromMs() >= warmedUpAt(deployedAtMs)
         && !seasonReached.reached(nowMs, reading.toValue(),
-            newLevel(hourly, nowMs, deployedAtMs))
-        && !(young(reading) && reading.rate() <= fallSeen);
-    if (reading != null && young(reading) && !reading.step()
-        && (deployedAtMs == Long.MIN_VALUE || reading.fromMs() >= deployedAtMs)) {
-      fallSeen = Math.max(fallSeen, swingOf(reading));
-    }
+            newLevel(hourly, nowMs, deployedAtMs));
     // what may open is the caller's choice; an open anomaly resolves only when growth stops
-    growingRun = growing && (open != null || mayOpen.test(reading)) ? growingRun + 1 : 0;
+    growingRun = growing && (mayOpen || open != null) ? growingRun + 1 : 0;
     if (growingRun == 1) {
       growingSinceMs = nowMs;
     }
@@ -149,35 +125,6 @@ final class TrendWatch {
    */
   private static double newLevel(HourlyHistory hourly, long nowMs, long deployedAtMs) {
     return Math.max(1, GrowthTest.levelStep(hourly, nowMs, deployedAtMs));
-  }
-
-  /**
-   * Whether a reading comes from a job too young for its daily cycle: its recent window read as
-   * observed or net of the input rate, not net of a learned day.
-   */
-  private static boolean young(GrowthReading r) {
-    return r.window() == GrowthReading.Window.RECENT
-        && r.adjustment() != GrowthReading.Adjustment.DAILY_CYCLE;
-  }
-
-  /**
-   * How fast the signal fell over a reading's window as observed (its straight line's slope over
-   * its level, negated; 0 when it rose), not net of the input: a window read net of a rising
-   * input "falls" by that rise, which the state never did (family 1 growth jobs learned falls of
-   * 20 %/h that way and no growth was named). Before its daily cycle is learned, a young job's state that follows
-   * the day (windows hold more records while more arrive) or wanders slowly falls through its
-   * evening and rises through its morning, and a first-day job's input rate, wandering by tens
-   * of percent over an hour, does not tell how much of that is load (family 1 seed 22
-   * healthy_declined_start: the full size fell 2.5 %/h after its 20:10 deployment while the
-   * input's hourly levels scattered +-8 % without a trend, then rose 1.5-2.2 %/h from 03:00,
-   * named growth at 03:40). A state that fell that fast without shrinking rises that fast
-   * without growing: growth must outpace the steepest fall the deployment showed. Falls, not
-   * rises, teach it: growth never makes the state fall, so a job already growing does not raise
-   * its own bar.
-   */
-  static double swingOf(GrowthReading r) {
-    double level = (r.fromValue() + r.toValue()) / 2;
-    return level > 0 ? Math.max(0, -r.linearPerHour() / level) : 0;
   }
 
   /** When growth may first be read from: the end of the warm-up after the deployment. */
@@ -207,11 +154,9 @@ final class TrendWatch {
       out.writeBoolean(r.step());
       out.writeBoolean(r.growing());
     }
-    out.writeDouble(fallSeen);
-    out.writeLong(fallSinceMs);
   }
 
-  static TrendWatch readFrom(DataInputStream in, Signal signal) throws IOException {
+  static TrendWatch readFrom(DataInput in, Signal signal) throws IOException {
     TrendWatch w = new TrendWatch(signal);
     w.lastEvaluatedMs = in.readLong();
     w.growingRun = in.readInt();
@@ -233,14 +178,6 @@ final class TrendWatch {
       GrowthReading.Adjustment adjustment = named(GrowthReading.Adjustment.class, in.readUTF());
       w.reading = new GrowthReading(signal, window, from, to, points, d[0], d[1], d[2], d[3],
           d[4], d[5], compounding, adjustment, in.readBoolean(), in.readBoolean());
-    }
-    // a watch saved before the fall was kept has none: its job learns it again
-    if (in.available() > 0) {
-      w.fallSeen = in.readDouble();
-      w.fallSinceMs = in.readLong();
-      if (!(w.fallSeen >= 0)) {
-        throw new IOException("trend watch with a negative fall");
-      }
     }
     return w;
   }

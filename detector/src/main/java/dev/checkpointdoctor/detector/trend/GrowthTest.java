@@ -81,14 +81,8 @@ public final class GrowthTest {
         : recent(signal, raw, profile, nowMs, input, deployedAtMs);
     if (recent != null && recent.growing() && profile != null) {
       // the daily profile knows the day, not the week's ramps nor a redeploy's new level: a
-      // rise the input rate's own rise explains is no growth, whichever explanation finds it.
-      // Asked of the window's own input, not of its last hours' lasting rise: that rise is
-      // what a young job's state follows when nothing else tells the day; here the profile
-      // does, and a lasting fall of the evening left nothing to take out, so the check never
-      // fired on a Monday night at a redeploy's new level (family 1 seed 23 healthy_new_normal,
-      // 79 h after it, full size 1.9 %/h net of the profile, flat as observed)
-      GrowthReading byLoad = recent(signal, raw, null, nowMs,
-          InputHistories.recentOnly(input.recent()), deployedAtMs);
+      // rise the input rate's own rise explains is no growth, whichever explanation finds it
+      GrowthReading byLoad = recent(signal, raw, null, nowMs, input, deployedAtMs);
       if (byLoad != null && !byLoad.growing()
           && byLoad.adjustment() == GrowthReading.Adjustment.INPUT_RATE) {
         recent = byLoad;
@@ -158,14 +152,12 @@ public final class GrowthTest {
     if (profile != null) {
       adjustment = GrowthReading.Adjustment.DAILY_CYCLE;
     } else {
-      // the input's rise over its last hours: the state follows that, not the input's minutes
-      // (a point slope: a handful of hours has no useful interval)
+      double load = loadExplains(LoadTrend.fit(input.recent(), first, last, nowMs, CONFIDENCE));
+      // the input's rise over its last hours, when steeper: the state follows that, not the
+      // input's minutes (a point slope: a handful of hours has no useful interval)
       double lasting = LoadTrend.lastingSlope(input.hourly(), nowMs, deployedAtMs);
-      // the duration follows the input's minutes too (busy operators align barriers later)
-      double load = loadExplains(LoadTrend.fit(input.recent(), first, last, nowMs, CONFIDENCE),
-          signal == Signal.CHECKPOINT_DURATION ? Double.NaN : lasting);
       if (lasting > load) {
-        load = lasting; // the duration too follows a steeper rise of the last hours
+        load = lasting;
       }
       if (load > 0) {
         logsAsObserved = false;
@@ -204,22 +196,17 @@ public final class GrowthTest {
    * signal follows the load (its elasticity) cannot be told from a window in which the load only
    * rose: so while the input rate clearly rises (the lower bound of its slope above 0), the
    * signal's growth counts only beyond the fastest rise the rate's interval allows, as if the
-   * signal followed the load in full. While the rise is not certain, the two hours' point slope
-   * is mostly the input's minute-to-minute wander (a standard error of several percent an hour
-   * on a busy input), which taken out in full hid state growth of a few percent an hour (family
-   * 1 seed 1 growth_2pct, named after 406 min): once the input's last hours are known
-   * ({@code lasting}, {@link LoadTrend#lastingSlope}, else NaN) only their lasting rise is
-   * taken out, else the point slope when positive.
+   * signal followed the load in full. While the rate is flat or falls, its slope itself is taken
+   * out when it is positive: a steady job's state growth must not be lost to the rate's noise.
    */
-  static double loadExplains(SenSlope.Fit load, double lasting) {
-    boolean lastingKnown = Double.isFinite(lasting);
+  static double loadExplains(SenSlope.Fit load) {
     if (load == null) {
-      return lastingKnown ? Math.max(0, lasting) : 0;
+      return 0;
     }
     if (load.lower() > 0 && Double.isFinite(load.upper())) {
-      return lastingKnown ? Math.max(load.upper(), lasting) : load.upper();
+      return load.upper();
     }
-    return lastingKnown ? Math.max(0, lasting) : Math.max(0, load.slope());
+    return Math.max(0, load.slope());
   }
 
   /**

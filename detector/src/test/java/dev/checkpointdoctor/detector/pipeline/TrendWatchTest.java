@@ -32,7 +32,7 @@ class TrendWatchTest {
     RecentHistory h = growing();
     TrendWatch w = new TrendWatch(Signal.CHECKPOINT_DURATION);
     for (long now = T0 + 120 * MINUTE; now <= T0 + 180 * MINUTE; now += TrendWatch.EVERY_MS) {
-      if (w.observe(h, null, now, r -> true, () -> InputHistories.NONE, deployedAtMs, season)
+      if (w.observe(h, null, now, true, () -> InputHistories.NONE, deployedAtMs, season)
           == TrendWatch.Transition.OPENED) {
         return true;
       }
@@ -61,7 +61,7 @@ class TrendWatchTest {
       hourly.observe(t, v, raw);
       raw.add(t, v);
       if (t >= T0 + 120 * MINUTE && (t - T0) % TrendWatch.EVERY_MS == 0) {
-        opened |= w.observe(raw, hourly, t, r -> true, () -> InputHistories.NONE, REDEPLOY, season)
+        opened |= w.observe(raw, hourly, t, true, () -> InputHistories.NONE, REDEPLOY, season)
             == TrendWatch.Transition.OPENED;
       }
     }
@@ -104,65 +104,5 @@ class TrendWatchTest {
   @Test
   void aRiseToALevelTheLastDaysReachedAtThisHourIsNotGrowth() {
     assertThat(opens(Long.MIN_VALUE, (t, v, s) -> true)).isFalse();
-  }
-
-  /**
-   * A job deployed at {@link #T0} whose full size (a point a minute, 0.2 % noise) falls
-   * {@code fallPerHour} for four hours, stays flat for one, then rises {@code risePerHour}, its
-   * input flat: whether the trend opens during the rise. With {@code restartAfterFall}, the watch
-   * is saved and restored between the fall and the rise.
-   */
-  private static boolean opensAfterFall(double fallPerHour, double risePerHour,
-      boolean restartAfterFall) throws java.io.IOException {
-    RecentHistory raw = new RecentHistory(Signal.CHECKPOINT_FULL_SIZE, "job");
-    SplittableRandom rnd = new SplittableRandom(5);
-    TrendWatch w = new TrendWatch(Signal.CHECKPOINT_FULL_SIZE);
-    boolean opened = false;
-    for (long t = T0; t <= T0 + 9 * HOUR; t += MINUTE) {
-      double h = (t - T0) / (double) HOUR;
-      double v = 5e9 * Math.pow(1 - fallPerHour, Math.min(h, 4))
-          * Math.pow(1 + risePerHour, Math.max(0, h - 5)) * (1 + 0.002 * (rnd.nextDouble() - 0.5));
-      raw.add(t, v);
-      if (restartAfterFall && t == T0 + 5 * HOUR) {
-        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-        w.writeTo(new java.io.DataOutputStream(b));
-        w = TrendWatch.readFrom(new java.io.DataInputStream(
-            new java.io.ByteArrayInputStream(b.toByteArray())), Signal.CHECKPOINT_FULL_SIZE);
-      }
-      if (t > T0 && (t - T0) % TrendWatch.EVERY_MS == 0) {
-        opened |= w.observe(raw, null, t, r -> true, () -> InputHistories.NONE, T0,
-            (x, y, z) -> false) == TrendWatch.Transition.OPENED;
-      }
-    }
-    return opened;
-  }
-
-  @Test
-  void aYoungJobsRiseNoFasterThanItsFallSinceTheDeploymentIsItsSwing() throws Exception {
-    // family 1 seed 22 healthy_declined_start: -2.5 %/h through the evening, +1.5-2.2 %/h
-    // through the night and morning, its input's hours scattered without a trend
-    assertThat(opensAfterFall(0.025, 0.02, false)).isFalse();
-    assertThat(opensAfterFall(0.025, 0.02, true)).as("after a restart").isFalse();
-  }
-
-  @Test
-  void theSameRiseWithoutTheFallIsGrowth() throws Exception {
-    assertThat(opensAfterFall(0, 0.02, false)).isTrue();
-  }
-
-  @Test
-  void growthFasterThanTheFallOpens() throws Exception {
-    assertThat(opensAfterFall(0.025, 0.035, false)).isTrue();
-  }
-
-  @Test
-  void aWatchSavedBeforeTheFallWasKeptIsStillRead() throws Exception {
-    TrendWatch w = new TrendWatch(Signal.CHECKPOINT_FULL_SIZE);
-    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-    w.writeTo(new java.io.DataOutputStream(b));
-    byte[] old = java.util.Arrays.copyOf(b.toByteArray(), b.size() - 16); // no fall in it
-    assertThat(TrendWatch.readFrom(new java.io.DataInputStream(
-        new java.io.ByteArrayInputStream(old)), Signal.CHECKPOINT_FULL_SIZE).fallSeen())
-        .isZero();
   }
 }
