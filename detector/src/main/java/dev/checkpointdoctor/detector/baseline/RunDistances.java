@@ -3,6 +3,7 @@ package dev.checkpointdoctor.detector.baseline;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * How far out ({@code |value - expected| / halfWidth}) the newest observations of a pending run
@@ -31,7 +32,7 @@ final class RunDistances {
   void add(double distance) {
     if (size == ring.length && size < capacity) {
       // not wrapped yet (it grows before it is full): the distances stay in order
-      ring = java.util.Arrays.copyOf(ring, Math.min(capacity, Math.max(INITIAL, 2 * size)));
+      ring = Arrays.copyOf(ring, Math.min(capacity, Math.max(INITIAL, 2 * size)));
       head = size;
     }
     ring[head] = (float) distance;
