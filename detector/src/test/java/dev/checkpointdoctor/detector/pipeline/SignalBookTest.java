@@ -13,6 +13,7 @@ import dev.checkpointdoctor.detector.model.Observation;
 import dev.checkpointdoctor.detector.model.Signal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class SignalBookTest {
@@ -70,7 +71,7 @@ class SignalBookTest {
     };
     SignalBook b = new SignalBook(DetectorSettings.defaults(), recording, List.of());
     long t = 1_796_000_000_000L;
-    java.util.Random r = new java.util.Random(3);
+    Random r = new Random(3);
     for (int i = 0; i < 200 && seen.isEmpty(); i++, t += 15_000) {
       b.observe(new Observation("a", Signal.BUSY, "task:b/1", t, 300 + r.nextInt(10)), null);
       b.observe(new Observation("a", Signal.BUSY, "task:a/0", t, 300 + r.nextInt(10)), null);
@@ -94,7 +95,7 @@ class SignalBookTest {
   private static List<String> busyAnomalies(double[] inputs, double[] busy) {
     SignalBook b = new SignalBook(DetectorSettings.defaults(), new UnknownCauseDiagnoser(),
         List.of());
-    java.util.Random r = new java.util.Random(7);
+    Random r = new Random(7);
     long t = 1_796_000_000_000L;
     SignalBook.Entry[] entries = new SignalBook.Entry[3];
     for (int i = 0; i < 230; i++, t += 60_000) {
@@ -141,22 +142,23 @@ class SignalBookTest {
     };
     SignalBook b = new SignalBook(DetectorSettings.defaults(), new UnknownCauseDiagnoser(),
         List.of(l));
-    java.util.Random r = new java.util.Random(11);
+    Random r = new Random(11);
     long t = t0;
     for (int i = 0; i < 340; i++, t += 60_000) {
       int k = i - 300;
       for (int s = 0; s < delayed.length; s++) {
-        double v = k >= 0 && k < delayed[s] ? 6_000 + r.nextInt(500) : 5 + r.nextInt(10);
-        b.observe(new Observation("a", Signal.CHECKPOINT_START_DELAY, "task:agg/" + s, t, v),
-            null);
+        observeDelay(b, r, "task:agg/" + s, t, k >= 0 && k < delayed[s]);
       }
       if (otherTask) {
-        double v = k >= 0 && k < delayed[0] ? 6_000 + r.nextInt(500) : 5 + r.nextInt(10);
-        b.observe(new Observation("a", Signal.CHECKPOINT_START_DELAY, "task:sink/0", t, v),
-            null);
+        observeDelay(b, r, "task:sink/0", t, k >= 0 && k < delayed[0]);
       }
     }
     return events;
+  }
+
+  private static void observeDelay(SignalBook b, Random r, String scope, long t, boolean late) {
+    double v = late ? 6_000 + r.nextInt(500) : 5 + r.nextInt(10);
+    b.observe(new Observation("a", Signal.CHECKPOINT_START_DELAY, scope, t, v), null);
   }
 
   @Test
