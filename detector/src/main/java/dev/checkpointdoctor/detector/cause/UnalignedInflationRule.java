@@ -184,8 +184,8 @@ final class UnalignedInflationRule implements CauseRule {
    * aligned-checkpoint timeout start aligned and persist nothing until back-pressure makes the
    * alignment exceed the timeout: their in-flight data appears from zero with the first
    * checkpoint triggered under the back-pressure that does not align in time. Until {@link
-   * #ALIGNED_AFTER} such checkpoints have completed (at most as many intervals and the
-   * checkpoint timeout after the onset) the back-pressure could be either. Not
+   * #ALIGNED_AFTER} such checkpoints have completed, for at most as many of the job's usual
+   * intervals and durations after the onset, the back-pressure could be either. Not
    * when Flink's REST API said the checkpoints are aligned.
    */
   static long mayTurnUnalignedSince(JobEvidence job, SeriesHistory h) {
@@ -207,8 +207,11 @@ final class UnalignedInflationRule implements CauseRule {
     if (JobEvidence.count(h, pressed + (long) took, Long.MAX_VALUE) >= ALIGNED_AFTER) {
       return -1;
     }
-    double latest = pressed + ALIGNED_AFTER * JobEvidence.spacing(h)
-        + job.settings().checkpointTimeout().toMillis();
+    // bounded by the usual cadence: an aligned checkpoint stuck behind the buffers can take
+    // up to the checkpoint timeout, and naming plain back-pressure must not wait that long
+    double median = duration == null || duration.size() == 0 ? 0 : job.earlierMedian(duration);
+    double usual = Double.isNaN(median) ? 0 : Math.max(0, median);
+    double latest = pressed + ALIGNED_AFTER * (JobEvidence.spacing(h) + usual);
     return job.now() <= latest ? pressed : -1;
   }
 
