@@ -26,6 +26,7 @@ public final class AccuracyCommand {
                                         [--scrape-seconds S] [--interval-seconds I]
                                         [--parallelism P] [--exporter-scrape-seconds E]
                                         [--noise gaussian|heavy|ar|slow] [--load-rise F]
+                                        [--aligned-timeout]
 
       Replays every scenario listed in DIR/manifest.json through the detector offline and
       prints a Markdown section (between <!-- scenarios:begin --> and <!-- scenarios:end -->):
@@ -69,6 +70,10 @@ public final class AccuracyCommand {
         --load-rise F  family1 train seeds only: every fault job's input climbs by factor
                        F (>= 1) from an hour before the fault's onset to half an hour after
                        it, and stays (a busier job on top of the fault); 1 = as drawn
+        --aligned-timeout  family1 train seeds only: every fault job with unaligned
+                       checkpoints starts them aligned and turns them unaligned only
+                       under back-pressure (Flink's aligned-checkpoint timeout), so it
+                       persists no in-flight data before its trouble
 
       Options (as for the service):
       """.formatted(String.join(", ", Families.names()), seedList(EvaluationSeeds.DEFAULT),

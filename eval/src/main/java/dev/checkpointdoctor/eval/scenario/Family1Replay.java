@@ -12,11 +12,11 @@ import java.util.List;
  * <pre>java -cp api/target/checkpoint-doctor.jar dev.checkpointdoctor.eval.scenario.Family1Replay
  *     --seed 1 --only disk_throttling_a[,...] [--severity-scale X] [--onset-minutes M]
  *     [--scrape-seconds S] [--interval-seconds I] [--parallelism P]
- *     [--exporter-scrape-seconds E] [--noise gaussian|heavy|ar|slow] [--load-rise F]</pre>
+ *     [--exporter-scrape-seconds E] [--noise gaussian|heavy|ar|slow] [--load-rise F] [--aligned-timeout]</pre>
  *
  * <p>{@code --severity-scale}, {@code --onset-minutes}, {@code --scrape-seconds},
  * {@code --interval-seconds}, {@code --parallelism}, {@code --exporter-scrape-seconds},
- * {@code --noise} and {@code --load-rise} stress
+ * {@code --noise}, {@code --load-rise} and {@code --aligned-timeout} stress
  * the fault jobs as {@code accuracy} does ({@link FaultStress}).
  */
 public final class Family1Replay {
@@ -34,6 +34,7 @@ public final class Family1Replay {
     int exporterScrape = 0;
     HealthStress.Noise noise = HealthStress.Noise.GAUSSIAN;
     double loadRise = 1;
+    boolean alignedTimeout = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seed" -> seed = Long.parseLong(args[++i]);
@@ -47,6 +48,7 @@ public final class Family1Replay {
         case "--exporter-scrape-seconds" -> exporterScrape = Integer.parseInt(args[++i]);
         case "--noise" -> noise = HealthStress.noise(args[++i]);
         case "--load-rise" -> loadRise = Double.parseDouble(args[++i]);
+        case "--aligned-timeout" -> alignedTimeout = true;
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
@@ -54,7 +56,7 @@ public final class Family1Replay {
       throw new IllegalArgumentException("seed " + seed + " is not a train seed");
     }
     for (GeneratedScenario s : new Family1(new FaultStress(scale, onset, scrape, interval,
-        parallelism, exporterScrape, noise, loadRise)).scenarios(seed)) {
+        parallelism, exporterScrape, noise, loadRise, alignedTimeout)).scenarios(seed)) {
       String name = s.truth().name();
       if (!only.isEmpty() && only.stream().noneMatch(name::startsWith)) {
         continue;

@@ -16,8 +16,10 @@ import java.util.Set;
  */
 final class FamilyAccuracyCommand {
   private static final String PER_JOB = "--per-job";
+  private static final String ALIGNED_TIMEOUT = "--aligned-timeout";
   private static final String STRESS = "--severity-scale, --onset-minutes, --scrape-seconds, "
-      + "--interval-seconds, --parallelism, --exporter-scrape-seconds, --noise and --load-rise";
+      + "--interval-seconds, --parallelism, --exporter-scrape-seconds, --noise, --load-rise and "
+      + "--aligned-timeout";
 
   private FamilyAccuracyCommand() {}
 
@@ -36,10 +38,11 @@ final class FamilyAccuracyCommand {
     HealthStress.Noise noise = HealthStress.Noise.GAUSSIAN;
     double loadRise = 1;
     boolean perJob = args.contains(PER_JOB);
+    boolean alignedTimeout = args.contains(ALIGNED_TIMEOUT);
     DetectorSettings settings;
     try {
       List<String> rest = new ArrayList<>(args);
-      rest.removeIf(PER_JOB::equals);
+      rest.removeIf(a -> a.equals(PER_JOB) || a.equals(ALIGNED_TIMEOUT));
       DetectorFlags.Parsed parsed = DetectorFlags.parse(rest,
           Set.of("--family", "--seeds", "--threads", "--write", "--only",
               "--severity-scale", "--onset-minutes", "--scrape-seconds", "--interval-seconds",
@@ -74,7 +77,7 @@ final class FamilyAccuracyCommand {
       }
       if (severityScale != 1 || onsetMinutes != 0 || scrape != 0 || interval != 0
           || parallelism != 0 || exporterScrape != 0 || noise != HealthStress.Noise.GAUSSIAN
-          || loadRise != 1) {
+          || loadRise != 1 || alignedTimeout) {
         if (!Family1.NAME.equals(family.name())) {
           throw new UsageException(STRESS + " stress family1's train faults only");
         }
@@ -83,7 +86,7 @@ final class FamilyAccuracyCommand {
         }
         try {
           family = new Family1(new FaultStress(severityScale, onsetMinutes, scrape, interval,
-              parallelism, exporterScrape, noise, loadRise));
+              parallelism, exporterScrape, noise, loadRise, alignedTimeout));
         } catch (IllegalArgumentException e) {
           throw new UsageException(e.getMessage());
         }

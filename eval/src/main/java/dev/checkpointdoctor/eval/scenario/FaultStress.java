@@ -29,10 +29,14 @@ package dev.checkpointdoctor.eval.scenario;
  *     before the fault's onset to half an hour after it and stays
  *     ({@link ProductionTraits#loadFactor}): the train faults start on a steady input, so a
  *     rule can name them while it would name the back-pressure of a busier job instead
+ * @param alignedTimeout every fault job that runs unaligned checkpoints starts them aligned and
+ *     turns them unaligned only under back-pressure (Flink's aligned-checkpoint timeout), so it
+ *     persists no in-flight data before its trouble: the train jobs persist some all along, so
+ *     a rule can tell them unaligned from the first minute while it could not tell this one
  */
 public record FaultStress(double severityScale, double onsetMinutes, int scrapeSeconds,
     int intervalSeconds, int parallelism, int exporterScrapeSeconds, HealthStress.Noise noise,
-    double loadRise) {
+    double loadRise, boolean alignedTimeout) {
   public static final FaultStress NONE = new FaultStress(1, 0, 0, 0, 0, 0);
 
   public FaultStress(double severityScale, double onsetMinutes) {
@@ -49,6 +53,13 @@ public record FaultStress(double severityScale, double onsetMinutes, int scrapeS
       int intervalSeconds, int parallelism, int exporterScrapeSeconds, HealthStress.Noise noise) {
     this(severityScale, onsetMinutes, scrapeSeconds, intervalSeconds, parallelism,
         exporterScrapeSeconds, noise, 1);
+  }
+
+  public FaultStress(double severityScale, double onsetMinutes, int scrapeSeconds,
+      int intervalSeconds, int parallelism, int exporterScrapeSeconds, HealthStress.Noise noise,
+      double loadRise) {
+    this(severityScale, onsetMinutes, scrapeSeconds, intervalSeconds, parallelism,
+        exporterScrapeSeconds, noise, loadRise, false);
   }
 
   public FaultStress {

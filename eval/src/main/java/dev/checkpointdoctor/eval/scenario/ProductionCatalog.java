@@ -125,6 +125,9 @@ final class ProductionCatalog {
     if (stress.loadRise() != 1) {
       traits = traits.withLoadRise(stress.loadRise());
     }
+    if (stress.alignedTimeout() && unaligned) {
+      traits = traits.withAlignedTimeout();
+    }
     if (stress.exporterScrapeSeconds() > 0) {
       traits = traits.withExporterEvery(
           (int) Math.max(1, Math.round(stress.exporterScrapeSeconds() / (double) l.scrape)));

@@ -36,6 +36,10 @@ package dev.checkpointdoctor.eval.scenario;
  *     reporter ({@link FaultStress}); 1 = with every scrape, as drawn
  * @param loadRise factor by which the input climbs around the fault's onset and stays
  *     ({@link FaultStress#loadRise()}, {@link #loadFactor}); 1 = no rise, as drawn
+ * @param alignedTimeout unaligned checkpoints start aligned and turn unaligned only once
+ *     back-pressure holds the barriers up (Flink's
+ *     {@code execution.checkpointing.aligned-checkpoint-timeout}): no in-flight data is persisted
+ *     while the job is not back-pressured ({@link FaultStress#alignedTimeout()}); false = as drawn
  */
 public record ProductionTraits(
     double dailyAmplitude,
@@ -57,10 +61,11 @@ public record ProductionTraits(
     HealthStress.Noise noise,
     HealthStress.Cycle cycleShape,
     int exporterEvery,
-    double loadRise) {
+    double loadRise,
+    boolean alignedTimeout) {
 
   static final ProductionTraits NONE = new ProductionTraits(0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0,
-      false, 0, 0, 0, 1, HealthStress.Noise.GAUSSIAN, HealthStress.Cycle.SINE, 1, 1);
+      false, 0, 0, 0, 1, HealthStress.Noise.GAUSSIAN, HealthStress.Cycle.SINE, 1, 1, false);
 
   boolean redeploys() {
     return redeployAtHours >= 0;
@@ -73,68 +78,76 @@ public record ProductionTraits(
   ProductionTraits withCycle(double amplitude, double peakHour, double dip, double coupling) {
     return new ProductionTraits(amplitude, peakHour, dip, coupling, growthPerHour,
         redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter, declinedAtStart,
-        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise);
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout);
   }
 
   ProductionTraits withRedeploy(double atHours, int parallelism, int intervalSeconds,
       double level) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, atHours, parallelism, intervalSeconds, level, declinedAtStart,
-        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise);
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout);
   }
 
   ProductionTraits withGrowth(double perHour) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         perHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise);
+        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout);
   }
 
   ProductionTraits withStart(int declined, double slowPerDay, boolean heavyTail) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise);
+        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout);
   }
 
   ProductionTraits withStorage(double slowdown, double normalSeconds) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise);
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout);
   }
 
   ProductionTraits withFaultScale(double scale) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, scale, noise, cycleShape, exporterEvery, loadRise);
+        normalDurationSeconds, rampMinutes, scale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout);
   }
 
   ProductionTraits withRamp(double minutes) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, minutes, faultScale, noise, cycleShape, exporterEvery, loadRise);
+        normalDurationSeconds, minutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout);
   }
 
   ProductionTraits withHealthStress(HealthStress.Noise model, HealthStress.Cycle shape) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, faultScale, model, shape, exporterEvery, loadRise);
+        normalDurationSeconds, rampMinutes, faultScale, model, shape, exporterEvery, loadRise, alignedTimeout);
   }
 
   ProductionTraits withExporterEvery(int scrapes) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, scrapes, loadRise);
+        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, scrapes, loadRise, alignedTimeout);
   }
 
   ProductionTraits withLoadRise(double factor) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, factor);
+        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, factor, alignedTimeout);
+  }
+
+  ProductionTraits withAlignedTimeout() {
+    return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
+        growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
+        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise,
+        true);
   }
 
   /** The input rise starts this long before the fault's onset ... */

@@ -470,6 +470,9 @@ final class ScenarioSimulator {
         // in-flight buffers of every back-pressured channel are written into the checkpoint
         persisted += (1 - theta) * p * 2 * 300e6 * uniform(0.8, 1.2);
       }
+      if (spec.traits().alignedTimeout() && theta >= 0.999) {
+        persisted = 0; // aligned: no barrier waits long enough to turn the checkpoint unaligned
+      }
     }
     // a full snapshot writes the whole state whatever the load (production model; the original
     // corpus scales every checkpoint with the load)

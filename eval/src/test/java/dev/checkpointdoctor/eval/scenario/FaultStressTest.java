@@ -8,8 +8,8 @@ import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fault jobs' scrape, exporter scrape, interval, parallelism, noise and load-rise knobs
- * change those fault jobs only.
+ * The fault jobs' scrape, exporter scrape, interval, parallelism, noise, load-rise and
+ * aligned-timeout knobs change those fault jobs only.
  */
 class FaultStressTest {
   private static final long SEED = 3;
@@ -113,6 +113,64 @@ class FaultStressTest {
     assertThat(early).isNotEmpty().allSatisfy(r -> assertThat(r).isEqualTo(1.0));
     assertThat(late).hasSizeGreaterThan(100);
     assertThat(median(late)).isBetween(1.45, 1.55);
+  }
+
+  private static final FaultStress ALIGNED_TIMEOUT = new FaultStress(1, 0, 0, 0, 0, 0,
+      HealthStress.Noise.GAUSSIAN, 1, true);
+
+  @Test
+  void unalignedFaultJobsTakeTheAlignedTimeoutOthersStayPut() {
+    eachFaultJob(ALIGNED_TIMEOUT, (b, s) -> {
+      assertThat(b.traits().alignedTimeout()).isFalse();
+      boolean unaligned = b.fault() == ScenarioSpec.Fault.UNALIGNED_CHECKPOINT_INFLATION;
+      assertThat(s.traits().alignedTimeout()).isEqualTo(unaligned);
+      assertThat(s.severity()).isEqualTo(b.severity());
+      assertThat(s.scrapeSeconds()).isEqualTo(b.scrapeSeconds());
+    });
+  }
+
+  /**
+   * Started aligned, the checkpoints persist no in-flight data until the back-pressure the fault
+   * brings holds the barriers up, and then persist it as the default draw does.
+   */
+  @Test
+  void anAlignedTimeoutPersistsNothingUntilTheBackPressure() {
+    String job = "unaligned_checkpoint_inflation_a";
+    GeneratedScenario base = faultJob(FaultStress.NONE, job);
+    GeneratedScenario timed = faultJob(ALIGNED_TIMEOUT, job);
+    long onset = base.truth().faultStartMs();
+    List<double[]> a = persisted(base);
+    List<double[]> b = persisted(timed);
+    assertThat(b).hasSameSizeAs(a);
+    int before = 0;
+    int late = 0;
+    for (int i = 0; i < a.size(); i++) {
+      long t = (long) a.get(i)[0];
+      if (a.get(i)[1] < 0) {
+        continue; // no checkpoint completed yet since the start
+      }
+      if (t < onset) {
+        before++;
+        assertThat(a.get(i)[1]).isGreaterThan(0);
+        assertThat(b.get(i)[1]).isZero();
+      } else if (t > onset + 30 * 60_000L) {
+        late++;
+        assertThat(b.get(i)[1]).isGreaterThan(0);
+      }
+    }
+    assertThat(before).isGreaterThan(100);
+    assertThat(late).isGreaterThan(10);
+  }
+
+  /** (event time, value) of every lastCheckpointPersistedData sample, in play order. */
+  private static List<double[]> persisted(GeneratedScenario s) {
+    List<double[]> out = new ArrayList<>();
+    s.play((labels, ts, value) -> {
+      if (labels.get("__name__").endsWith("lastCheckpointPersistedData")) {
+        out.add(new double[] {ts, value});
+      }
+    });
+    return out;
   }
 
   private static GeneratedScenario faultJob(FaultStress stress, String name) {
