@@ -8,9 +8,9 @@ import dev.checkpointdoctor.detector.model.Signal;
  * time, at most {@link #CAPACITY}. When full, the older half is thinned to every second point, so
  * the whole span stays covered with recent points at full resolution and older ones sparser.
  *
- * <p>Kept compact, because every tracked series has one: values as floats, fractional ones
- * rounded to {@link #VALUE_BITS} significant bits (see {@link #kept}), times exact to the
- * millisecond. Points are packed in {@link PackedBlock}s of {@link PackedBlock#POINTS}:
+ * <p>Kept compact, because every tracked series has one: values as floats, fractional ones of
+ * task and node series rounded to {@link #VALUE_BITS} significant bits (see {@link #kept}),
+ * times exact to the millisecond. Points are packed in {@link PackedBlock}s of {@link PackedBlock#POINTS}:
  * each stores its times as residuals from a straight line through its first and last time
  * (scrapes are regular, so a few bits each) and its values as the bits that differ from its
  * first value (repeated or integral values take few bits). The newest points wait unpacked in a
@@ -39,6 +39,13 @@ final class RecentHistory implements SeriesHistory {
 
   private final Signal signal;
   private final String scope;
+  /**
+   * A job-scoped series keeps its values at a float's precision: there is one per job against
+   * dozens per task and node, so rounding them would save next to nothing, and the checkpoint
+   * rules read them finest (the checkpoint age is seconds from two millisecond timestamps; 16
+   * bits keep the millisecond only below 64 s, and its onset and overdue tests read it).
+   */
+  private final boolean exact;
   /** Times are int milliseconds from base: the span is 2 h, so an int holds every offset. */
   private long base = Long.MIN_VALUE;
   /**
@@ -74,7 +81,10 @@ final class RecentHistory implements SeriesHistory {
   RecentHistory(Signal signal, String scope) {
     this.signal = signal;
     this.scope = scope;
+    this.exact = JOB_SCOPE.equals(scope);
   }
+
+  private static final String JOB_SCOPE = "job";
 
   void add(long timeMs, double value) {
     long cutoff = timeMs - SPAN_MS;
@@ -94,7 +104,7 @@ final class RecentHistory implements SeriesHistory {
     if (size == 0 || !fits(timeMs)) {
       rebase(timeMs);
     }
-    append((int) (timeMs - base), kept(value));
+    append((int) (timeMs - base), exact ? (float) value : kept(value));
   }
 
   /**

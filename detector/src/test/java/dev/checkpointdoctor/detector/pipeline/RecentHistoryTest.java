@@ -33,6 +33,19 @@ class RecentHistoryTest {
   }
 
   @Test
+  void aJobScopedSeriesKeepsItsFractionalValuesAtAFloatsPrecision() {
+    // the checkpoint age: seconds from two millisecond timestamps, past the 64 s below which
+    // 16 bits would still hold the millisecond
+    RecentHistory h = new RecentHistory(Signal.CHECKPOINT_AGE, "job");
+    long t = 1_796_000_000_000L;
+    for (int i = 0; i < 100; i++) {
+      double age = (60_000 + 1_001L * i) / 1000.0;
+      h.add(t += 1_000, age);
+      assertThat(h.value(h.size() - 1)).isEqualTo((float) age);
+    }
+  }
+
+  @Test
   void keepsTheSpanInBoundedPointsWithRecentOnesAtFullResolution() {
     RecentHistory h = new RecentHistory(Signal.DISK_WRITE_IOPS, "node:a/sda");
     long step = 5_000;
