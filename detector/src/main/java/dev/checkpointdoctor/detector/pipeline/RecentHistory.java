@@ -39,13 +39,6 @@ final class RecentHistory implements SeriesHistory {
 
   private final Signal signal;
   private final String scope;
-  /**
-   * A job-scoped series keeps its values at a float's precision: there is one per job against
-   * dozens per task and node, so rounding them would save next to nothing, and the checkpoint
-   * rules read them finest (the checkpoint age is seconds from two millisecond timestamps; 16
-   * bits keep the millisecond only below 64 s, and its onset and overdue tests read it).
-   */
-  private final boolean exact;
   /** Times are int milliseconds from base: the span is 2 h, so an int holds every offset. */
   private long base = Long.MIN_VALUE;
   /**
@@ -81,9 +74,15 @@ final class RecentHistory implements SeriesHistory {
   RecentHistory(Signal signal, String scope) {
     this.signal = signal;
     this.scope = scope;
-    this.exact = JOB_SCOPE.equals(scope);
   }
 
+  /**
+   * A job-scoped series keeps its values at a float's precision: there is one per job against
+   * dozens per task and node, so rounding them would save next to nothing, and the checkpoint
+   * rules read them finest (the checkpoint age is seconds from two millisecond timestamps; 16
+   * bits keep the millisecond only below 64 s, and its onset and overdue tests read it). Asked
+   * on every add rather than kept in a field, which would take the object from 96 to 104 bytes.
+   */
   private static final String JOB_SCOPE = "job";
 
   void add(long timeMs, double value) {
@@ -104,7 +103,7 @@ final class RecentHistory implements SeriesHistory {
     if (size == 0 || !fits(timeMs)) {
       rebase(timeMs);
     }
-    append((int) (timeMs - base), exact ? (float) value : kept(value));
+    append((int) (timeMs - base), JOB_SCOPE.equals(scope) ? (float) value : kept(value));
   }
 
   /**
