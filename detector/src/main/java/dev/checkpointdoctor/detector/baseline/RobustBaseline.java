@@ -38,7 +38,7 @@ import java.util.Arrays;
  * cumulative weights are thus differences of sums rather than one running sum; they differ from
  * the running sum only in the last bits, which matters only for a cumulative weight within
  * rounding of {@code W / 2}. Times are kept as delta-of-delta varints ({@link PackedTimes}),
- * values as floats while every one is exactly a float. Arrays start small and grow to
+ * values as floats (see {@link #narrow}). Arrays start small and grow to
  * {@code windowSize}, because most baselines of a big fleet are young or sparse. Not thread-safe.
  */
 public final class RobustBaseline {
@@ -49,8 +49,11 @@ public final class RobustBaseline {
   /** Returned by {@link #firstTimestamp()} / {@link #lastTimestamp()} before any observation. */
   public static final long NO_TIMESTAMP = Long.MIN_VALUE;
 
-  /** Version 2 added which values were learned clipped; version 1 is still read (none were). */
-  static final byte SNAPSHOT_VERSION = 2;
+  /**
+   * Version 3 writes the window's values as floats, as they are kept; versions 2 (doubles, which
+   * are narrowed when read) and 1 (doubles, and no clipped marks: none were) are still read.
+   */
+  static final byte SNAPSHOT_VERSION = 3;
   private static final int MAX_WINDOW = 4096;
   private static final int INITIAL_CAPACITY = 4;
 
@@ -66,11 +69,8 @@ public final class RobustBaseline {
   // ring buffer in arrival order; grows until it holds windowSize slots
   // the slots' event times, oldest first (the oldest is in slot head once the ring is full)
   private final PackedTimes times = new PackedTimes();
-  // Values as floats while every one is exactly a float (counts, bytes and milliseconds below
-  // 2^24, and most small integers, are): half the bytes, and the very same doubles read back.
-  // The first value a float cannot hold exactly makes them doubles for good (wideValues).
+  // Values as floats, half the bytes of doubles: see narrow() for what that rounds.
   private float[] values;
-  private double[] wideValues; // null while every value fits in values
   // ring slots ordered by value (ascending): unsigned bytes while the window holds at most 256
   // slots (the default holds 120), else shorts, which are enough for MAX_WINDOW
   private byte[] order;
@@ -166,7 +166,10 @@ public final class RobustBaseline {
   }
 
   /** Writes the observation into the ring (evicting the oldest when full) and the value order. */
-  private void store(long tsMs, double value) {
+  private void store(long tsMs, double learned) {
+    float narrow = narrow(learned);
+    // compared and counted as kept, so the order agrees with the values read back
+    double value = narrow;
     int slot = head;
     int n = count;
     if (n == windowSize) {
@@ -181,11 +184,7 @@ public final class RobustBaseline {
       n--;
     } else if (n == orderCapacity()) {
       int grown = Math.min(windowSize, n * 2);
-      if (wideValues == null) {
-        values = Arrays.copyOf(values, grown);
-      } else {
-        wideValues = Arrays.copyOf(wideValues, grown);
-      }
+      values = Arrays.copyOf(values, grown);
       if (order != null) {
         order = Arrays.copyOf(order, grown);
       } else {
@@ -193,7 +192,7 @@ public final class RobustBaseline {
       }
     }
     times.add(tsMs);
-    setValue(slot, value);
+    values[slot] = narrow;
     if (isNegativeZero(value)) {
       negativeZeros++;
     }
@@ -264,33 +263,27 @@ public final class RobustBaseline {
   }
 
   private double valueAt(int slot) {
-    return wideValues != null ? wideValues[slot] : values[slot];
+    return values[slot];
   }
 
-  private void setValue(int slot, double value) {
-    if (wideValues == null) {
-      float narrow = (float) value;
-      if (Double.doubleToRawLongBits(narrow) == Double.doubleToRawLongBits(value)) {
-        values[slot] = narrow;
-        return;
-      }
-      double[] wide = new double[values.length];
-      for (int i = 0; i < wide.length; i++) {
-        wide[i] = values[i];
-      }
-      wideValues = wide;
-      values = null;
+  /**
+   * The float a learned value is kept as: the nearest one (a relative error of at most 2^-24,
+   * 6e-8, far inside any band: the default relative floor alone is a tenth of the level), so
+   * counts, bytes and milliseconds below 2^24 and small integers stay exact. Rates, averages
+   * and start delays in milliseconds from nanoseconds would otherwise need doubles, which cost
+   * the window 4 bytes a value more. A finite value beyond a float's range (none of the catalog's
+   * units reaches 3.4e38) is kept as the largest float of its sign, not as an infinity.
+   */
+  static float narrow(double value) {
+    float f = (float) value;
+    if (Float.isInfinite(f)) {
+      return Math.copySign(Float.MAX_VALUE, f);
     }
-    wideValues[slot] = value;
+    return f;
   }
 
   DetectorSettings settings() {
     return settings;
-  }
-
-  /** Whether this baseline's values took more than floats. For tests. */
-  boolean keepsDoubleValues() {
-    return wideValues != null;
   }
 
   /** Bytes the window's times take. For tests. */
@@ -700,7 +693,7 @@ public final class RobustBaseline {
 
   /**
    * Writes the state: version byte, window size of the writer, observations, first and last
-   * timestamp, window count, then the window oldest first as {@code (long ts, double value)},
+   * timestamp, window count, then the window oldest first as {@code (long ts, float value)},
    * then whether any of them was learned clipped and, if so, a bit for each oldest first.
    */
   public void writeTo(DataOutput out) throws IOException {
@@ -715,7 +708,7 @@ public final class RobustBaseline {
     for (int i = 0; i < count; i++) {
       int slot = (start + i) % windowSize;
       out.writeLong(arrival[i]);
-      out.writeDouble(valueAt(slot));
+      out.writeFloat(values[slot]);
     }
     out.writeBoolean(clipped != null);
     if (clipped != null) {
@@ -779,7 +772,7 @@ public final class RobustBaseline {
     double[] vs = new double[count];
     for (int i = 0; i < count; i++) {
       ts[i] = in.readLong();
-      vs[i] = in.readDouble();
+      vs[i] = version >= 3 ? in.readFloat() : in.readDouble();
       if (!Double.isFinite(vs[i])) {
         throw new IOException("baseline snapshot value " + i + " is not finite");
       }

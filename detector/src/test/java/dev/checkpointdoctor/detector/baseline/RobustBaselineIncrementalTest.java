@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * The baseline keeps its window ordered and its weight sums updated incrementally; these streams
  * check every band against the definition computed from scratch (copy the window, sort it,
  * accumulate the weights), through growth of the arrays, wrap-around of the ring, ties,
- * out-of-order timestamps, level shifts, long gaps and snapshots.
+ * out-of-order timestamps, level shifts, long gaps and snapshots. The window holds the floats
+ * nearest the learned values, so the definition is computed from those.
  */
 class RobustBaselineIncrementalTest {
   static final long T0 = 1_700_000_000_000L;
@@ -133,36 +134,50 @@ class RobustBaselineIncrementalTest {
   }
 
   @Test
-  void valuesKeptAsFloatsUntilOneIsNotAFloatGiveTheBandsOfDoubles() throws IOException {
+  void valuesNoFloatHoldsAreKeptAsTheNearestFloat() throws IOException {
     // integral values (floats hold them exactly) through growth and wrap-around of the ring,
-    // then values only a double holds, which widen the window mid-stream
+    // then values only a double holds: the bands are those of the nearest floats, also after a
+    // snapshot
     for (int window : new int[] {5, 17, 120}) {
       DetectorSettings s = RobustBaselineTest.settings(3, window, Duration.ofMinutes(20));
       RobustBaseline b = new RobustBaseline(Signal.CHECKPOINT_DURATION, s);
       Deque<long[]> reference = new ArrayDeque<>();
       Random r = new Random(window);
       long ts = T0;
-      int widenAt = 2 * window + 3;
+      int fractionalFrom = 2 * window + 3;
       for (int i = 0; i < 3 * window + 20; i++) {
         ts += 15_000;
-        double v = i < widenAt ? (i % 3 == 0 ? -0.0 : 16_777_216 - r.nextInt(5))
-            : r.nextInt(4) + 0.1;
+        double v = i < fractionalFrom ? (i % 3 == 0 ? -0.0 : 16_777_216 - r.nextInt(5))
+            : r.nextInt(4) + 0.1 + r.nextGaussian() * 1e-3;
         b.learn(ts, v);
         reference.addLast(new long[] {ts, Double.doubleToLongBits(v), i});
         if (reference.size() > window) {
           reference.removeFirst();
         }
-        assertThat(b.keepsDoubleValues()).as("window %d step %d", window, i)
-            .isEqualTo(i >= widenAt);
-        assertThat(b.band()).as("window %d step %d", window, i).isEqualTo(
-            fromScratch(reference, ts, s, Signal.CHECKPOINT_DURATION.absoluteFloor()));
+        Band expected = fromScratch(reference, ts, s, Signal.CHECKPOINT_DURATION.absoluteFloor());
+        assertThat(b.band()).as("window %d step %d", window, i).isEqualTo(expected);
+        if (i >= fractionalFrom) {
+          assertThat((double) (float) b.band().expected()).isEqualTo(b.band().expected());
+        }
         if (i % 11 == 4) {
           b = roundTrip(b, s);
-          assertThat(b.band()).isEqualTo(
-              fromScratch(reference, ts, s, Signal.CHECKPOINT_DURATION.absoluteFloor()));
+          assertThat(b.band()).isEqualTo(expected);
         }
       }
     }
+  }
+
+  @Test
+  void aValueBeyondAFloatsRangeIsKeptAsTheLargestFloatNotAsAnInfinity() {
+    DetectorSettings s = RobustBaselineTest.settings(3, 8, Duration.ofMinutes(20));
+    RobustBaseline b = new RobustBaseline(Signal.CHECKPOINT_DURATION, s);
+    b.learn(T0, 1e39);
+    b.learn(T0 + 1, -1e300);
+    b.learn(T0 + 2, 2e39);
+    Band band = b.band();
+    assertThat(band.expected()).isEqualTo(Float.MAX_VALUE);
+    assertThat(band.spread()).isFinite();
+    assertThat(b.windowCount()).isEqualTo(3);
   }
 
   @Test
@@ -267,7 +282,7 @@ class RobustBaselineIncrementalTest {
               .isEqualTo(b.weightedBand());
         }
         assertThat(Double.doubleToRawLongBits(b.band().expected()))
-            .isEqualTo(Double.doubleToRawLongBits(level));
+            .isEqualTo(Double.doubleToRawLongBits(kept(level)));
         assertThat(b.band().spread()).isEqualTo(0.0);
       }
     }
@@ -307,7 +322,7 @@ class RobustBaselineIncrementalTest {
       double age = Math.max(0.0, (double) last - (double) slots[i][0]);
       double w = Math.pow(2.0, -age / halfLifeMs);
       total += w;
-      pairs[i] = new double[] {Double.longBitsToDouble(slots[i][1]), w};
+      pairs[i] = new double[] {kept(Double.longBitsToDouble(slots[i][1])), w};
     }
     double median = weightedMedian(pairs, total);
     double[][] dev = new double[n][];
@@ -318,6 +333,14 @@ class RobustBaselineIncrementalTest {
     double h = Math.max(s.bandWidth() * spread, Math.max(s.relativeFloor() * Math.abs(median),
         floor));
     return new Band(median, median - h, median + h, spread);
+  }
+
+  /** The float nearest a learned value, the largest float of its sign beyond their range. */
+  static double kept(double learned) {
+    if (Math.abs(learned) > Float.MAX_VALUE) {
+      return Math.copySign(Float.MAX_VALUE, learned);
+    }
+    return (float) learned;
   }
 
   private static long[][] ringSlots(Deque<long[]> window, int windowSize) {

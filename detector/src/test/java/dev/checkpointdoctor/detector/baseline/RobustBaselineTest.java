@@ -236,6 +236,39 @@ class RobustBaselineTest {
     assertThat(bytes(copy::writeTo)).isEqualTo(bytes(reference::writeTo));
   }
 
+  /**
+   * Version 2 wrote the window's values as doubles: they read as the floats nearest them, the
+   * values learning them now keeps, and are written back as floats.
+   */
+  @Test
+  void aVersionTwoSnapshotOfDoublesReadsAsTheNearestFloats() throws IOException {
+    DetectorSettings s = settings(3, 5, Duration.ofHours(1));
+    RobustBaseline reference = new RobustBaseline(Signal.DISK_LATENCY, s);
+    double[] values = {10.1, 12.345678901, 11.7};
+    byte[] v2 = bytes(out -> {
+      out.writeByte(2);
+      out.writeInt(5);
+      out.writeInt(3);
+      out.writeLong(T0);
+      out.writeLong(T0 + 2);
+      out.writeInt(3);
+      for (int i = 0; i < 3; i++) {
+        out.writeLong(T0 + i);
+        out.writeDouble(values[i]);
+        reference.learn(T0 + i, (float) values[i]);
+      }
+      out.writeBoolean(false);
+    });
+    RobustBaseline copy = RobustBaseline.readFrom(
+        new DataInputStream(new ByteArrayInputStream(v2)), Signal.DISK_LATENCY, s);
+    assertThat(copy.band()).isEqualTo(reference.band());
+    assertThat(copy.band().expected()).isEqualTo((double) (float) 11.7);
+    byte[] written = bytes(copy::writeTo);
+    assertThat(written).isEqualTo(bytes(reference::writeTo));
+    assertThat(written[0]).isEqualTo((byte) 3);
+    assertThat(written).hasSize(v2.length - 3 * 4); // a float instead of a double per value
+  }
+
   @Test
   void corruptSnapshotsFailWithIoException() {
     DetectorSettings s = settings(3, 5, Duration.ofHours(1));

@@ -102,7 +102,8 @@ class RecentHistoryPackingTest {
     int[] kinds = {0, 1, 2};
     // 224 points: 7 whole blocks; the open block's arrays hold 8 points (32 before part blocks:
     // 190 bytes more)
-    int[] limits = {1_250, 700, 600};
+    // noisy values keep 16 significant bits (~14 differing from a block's first value, ~22 before)
+    int[] limits = {1_000, 700, 600};
     for (int k = 0; k < kinds.length; k++) {
       RecentHistory h = new RecentHistory(Signal.BUSY, "task:a/0");
       long t = 1_796_000_000_000L;

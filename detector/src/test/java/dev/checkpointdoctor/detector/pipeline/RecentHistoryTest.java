@@ -3,9 +3,48 @@ package dev.checkpointdoctor.detector.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.checkpointdoctor.detector.model.Signal;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class RecentHistoryTest {
+  @Test
+  void fractionalValuesKeepSixteenSignificantBitsAndIntegralOnesStayExact() {
+    RecentHistory h = new RecentHistory(Signal.BUSY, "task:a/0");
+    Random rnd = new Random(3);
+    long t = 1_796_000_000_000L;
+    int rounded = 0;
+    for (int i = 0; i < 200; i++) {
+      double v = 1234.5678 * (1 + 0.1 * rnd.nextGaussian());
+      h.add(t += 15_000, v);
+      double kept = h.value(h.size() - 1);
+      assertThat(Math.abs(kept - v)).isLessThanOrEqualTo(Math.abs(v) * 0x1.01p-16);
+      // on the grid of 16 significant bits
+      double scaled = Math.scalb(kept, 15 - Math.getExponent(kept));
+      assertThat(scaled).isEqualTo(Math.rint(scaled));
+      rounded += kept != (float) v ? 1 : 0;
+    }
+    assertThat(rounded).isGreaterThan(150);
+    double[] integral = {0, -0.0, 100, -7, 65_537, 16_777_217, (1L << 40) + 4096, 1e30};
+    for (double v : integral) {
+      h.add(t += 15_000, v);
+      assertThat(Double.doubleToRawLongBits(h.value(h.size() - 1)))
+          .as("%s", v).isEqualTo(Double.doubleToRawLongBits((float) v));
+    }
+  }
+
+  @Test
+  void aJobScopedSeriesKeepsItsFractionalValuesAtAFloatsPrecision() {
+    // the checkpoint age: seconds from two millisecond timestamps, past the 64 s below which
+    // 16 bits would still hold the millisecond
+    RecentHistory h = new RecentHistory(Signal.CHECKPOINT_AGE, "job");
+    long t = 1_796_000_000_000L;
+    for (int i = 0; i < 100; i++) {
+      double age = (60_000 + 1_001L * i) / 1000.0;
+      h.add(t += 1_000, age);
+      assertThat(h.value(h.size() - 1)).isEqualTo((float) age);
+    }
+  }
+
   @Test
   void keepsTheSpanInBoundedPointsWithRecentOnesAtFullResolution() {
     RecentHistory h = new RecentHistory(Signal.DISK_WRITE_IOPS, "node:a/sda");

@@ -5,8 +5,8 @@ import dev.checkpointdoctor.detector.model.Signal;
 
 /**
  * The straightforward layout {@link RecentHistory} had before it was packed (int time offsets and
- * values in plain arrays), with values rounded to float as RecentHistory now keeps them: the
- * model its packed form is checked against. Test only.
+ * values in plain arrays), with values rounded to float, fractional ones to 16 significant bits,
+ * as RecentHistory now keeps them: the model its packed form is checked against. Test only.
  *
  * <p>Bounded raw history of one (job, signal, scope): points younger than {@link #SPAN_MS} of event
  * time, at most {@link #CAPACITY}. When full, the older half is thinned to every second point, so
@@ -36,6 +36,17 @@ final class ReferenceHistory implements SeriesHistory {
     this.scope = scope;
   }
 
+  /** A float's fractional values on a grid of 16 significant bits, the nearest grid point. */
+  static double kept(double value) {
+    float f = (float) value;
+    if (f == Math.rint(f) || !Float.isFinite(f)) {
+      return f;
+    }
+    int exponent = Math.max(Math.getExponent(f), Float.MIN_EXPONENT); // subnormals: the same grid
+    // Math.rint rounds half to even; scalb by powers of two is exact here
+    return (float) Math.scalb(Math.rint(Math.scalb((double) f, 15 - exponent)), exponent - 15);
+  }
+
   void add(long timeMs, double value) {
     int expired = 0;
     while (expired < size && timeMs(expired) < timeMs - SPAN_MS) {
@@ -59,7 +70,7 @@ final class ReferenceHistory implements SeriesHistory {
       rebase(timeMs);
     }
     times[size] = (int) (timeMs - base);
-    values[size] = (float) value;
+    values[size] = kept(value);
     size++;
   }
 
