@@ -200,11 +200,15 @@ final class UnalignedInflationRule implements CauseRule {
     if (pressed < 0) {
       return -1;
     }
-    // a checkpoint that completes within its own duration of the onset was triggered before it
+    // Counted from the trouble's onset when it is earlier: the strongest back-pressure's onset
+    // moves with the subtask that is most back-pressured at the moment, and a wait that began
+    // afresh with it made plain back-pressure come and go for hours. A checkpoint that completes
+    // within its own duration of that moment was triggered before it.
+    long since = job.onset() >= 0 ? Math.min(pressed, job.onset()) : pressed;
     SeriesHistory duration = job.jobSeries(Signal.CHECKPOINT_DURATION);
     double took = duration == null || duration.size() == 0 ? 0
         : Math.max(0, duration.value(duration.size() - 1));
-    if (JobEvidence.count(h, pressed + (long) took, Long.MAX_VALUE) >= ALIGNED_AFTER) {
+    if (JobEvidence.count(h, since + (long) took, Long.MAX_VALUE) >= ALIGNED_AFTER) {
       return -1;
     }
     // bounded by the usual cadence: an aligned checkpoint stuck behind the buffers can take
