@@ -115,9 +115,9 @@ final class UnalignedInflationRule implements CauseRule {
    */
   static final int MIN_CHECKPOINTS = 3;
   /**
-   * Checkpoints triggered under back-pressure that persist nothing before a job that never
-   * persisted in-flight data counts as aligned: the first may still have aligned within the
-   * timeout while the back-pressure was building.
+   * How many checkpoints triggered under back-pressure must persist nothing before a job that
+   * never persisted in-flight data counts as aligned: the first may still have aligned within
+   * the timeout while the back-pressure was building.
    */
   static final int ALIGNED_AFTER = 2;
   /** Checkpoints the back-pressure is held back for at most, waiting for the judgment. */
