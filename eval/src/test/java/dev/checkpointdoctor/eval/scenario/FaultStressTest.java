@@ -2,9 +2,11 @@ package dev.checkpointdoctor.eval.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.checkpointdoctor.detector.model.Labels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -164,13 +166,7 @@ class FaultStressTest {
 
   /** (event time, value) of every lastCheckpointPersistedData sample, in play order. */
   private static List<double[]> persisted(GeneratedScenario s) {
-    List<double[]> out = new ArrayList<>();
-    s.play((labels, ts, value) -> {
-      if (labels.get("__name__").endsWith("lastCheckpointPersistedData")) {
-        out.add(new double[] {ts, value});
-      }
-    });
-    return out;
+    return samples(s, labels -> labels.get("__name__").endsWith("lastCheckpointPersistedData"));
   }
 
   private static GeneratedScenario faultJob(FaultStress stress, String name) {
@@ -180,10 +176,16 @@ class FaultStressTest {
 
   /** (event time, value) of every keyed-task numRecordsInPerSecond sample, in play order. */
   private static List<double[]> recordsIn(GeneratedScenario s) {
+    return samples(s, labels -> labels.get("__name__").endsWith("task_numRecordsInPerSecond")
+        && ClusterTopology.TASKS[ClusterTopology.KEYED].equals(labels.get("task_name")));
+  }
+
+  /** (event time, value) of every sample whose labels {@code pick} accepts, in play order. */
+  private static List<double[]> samples(GeneratedScenario s,
+      Predicate<Labels> pick) {
     List<double[]> out = new ArrayList<>();
     s.play((labels, ts, value) -> {
-      if (labels.get("__name__").endsWith("task_numRecordsInPerSecond")
-          && ClusterTopology.TASKS[ClusterTopology.KEYED].equals(labels.get("task_name"))) {
+      if (pick.test(labels)) {
         out.add(new double[] {ts, value});
       }
     });
