@@ -64,6 +64,12 @@ final class RestEvidence {
     }
   }
 
+  /** Whether Flink reported the job's checkpoints unaligned: null when it did not say. */
+  static Boolean unalignedCheckpoints(JobEvidence job) {
+    JobFacts f = job.memo(MEMO, () -> null);
+    return f == null || f.config() == null ? null : f.config().unaligned();
+  }
+
   /** The configured checkpoint interval when Flink reported one, else what the cadence inferred. */
   static double intervalMs(JobEvidence job, double inferred) {
     JobFacts f = job.memo(MEMO, () -> null);

@@ -114,6 +114,12 @@ final class UnalignedInflationRule implements CauseRule {
    * heavy-tailed in-flight data (a burst tens of times the usual) would decide alone.
    */
   static final int MIN_CHECKPOINTS = 3;
+  /**
+   * How many checkpoints triggered under back-pressure must persist nothing before a job that
+   * never persisted in-flight data counts as aligned: the first may still have aligned within
+   * the timeout while the back-pressure was building.
+   */
+  static final int ALIGNED_AFTER = 2;
   /** Checkpoints the back-pressure is held back for at most, waiting for the judgment. */
   static final int MAX_CHECKPOINTS = 20;
 
@@ -135,8 +141,19 @@ final class UnalignedInflationRule implements CauseRule {
     double[] before = job.earlier(h);
     boolean unaligned = Stats.max(before) > 0 || h.value(h.size() - 1) > 0;
     long from = carriedFrom(job, h);
-    if (!unaligned || from > job.now()) {
+    if (from > job.now()) {
       return f;
+    }
+    if (!unaligned) {
+      long pressed = mayTurnUnalignedSince(job, h);
+      if (pressed < 0) {
+        return f;
+      }
+      f.onset(pressed, JobEvidence.spacing(h), "back-pressure");
+      return f.pending(String.format("the job has persisted no in-flight data so far, as "
+          + "unaligned checkpoints that start aligned (an aligned-checkpoint timeout) do until "
+          + "back-pressure holds their barriers up; the checkpoints triggered since %s "
+          + "show whether they carry the buffers.", JobEvidence.clock(pressed)));
     }
     int since = JobEvidence.count(h, from, Long.MAX_VALUE);
     // The wait ends with a decision, not at a count. Out of its normal, the in-flight data is
@@ -159,6 +176,47 @@ final class UnalignedInflationRule implements CauseRule {
     return f.pending(String.format("the job runs unaligned checkpoints, and %d of the %d "
         + "checkpoints that could show their in-flight data inflated have completed since %s.",
         since, needed, JobEvidence.clock(from)));
+  }
+
+  /**
+   * The onset of the back-pressure while it is not yet known whether a job that has never
+   * persisted in-flight data runs aligned checkpoints, or -1. Unaligned checkpoints with Flink's
+   * aligned-checkpoint timeout start aligned and persist nothing until back-pressure makes the
+   * alignment exceed the timeout: their in-flight data appears from zero with the first
+   * checkpoint triggered under the back-pressure that does not align in time. Until {@link
+   * #ALIGNED_AFTER} such checkpoints have completed, for at most as many of the job's usual
+   * intervals and durations after the onset, the back-pressure could be either. Not
+   * when Flink's REST API said the checkpoints are aligned.
+   */
+  static long mayTurnUnalignedSince(JobEvidence job, SeriesHistory h) {
+    if (Boolean.FALSE.equals(RestEvidence.unalignedCheckpoints(job))) {
+      return -1;
+    }
+    Change bp = GcPressureRule.strongest(job, Signal.BACKPRESSURE);
+    if (bp == null || !bp.higher()) {
+      return -1;
+    }
+    long pressed = job.onset(GcPressureRule.series(job, Signal.BACKPRESSURE, bp.scope()), true);
+    if (pressed < 0) {
+      return -1;
+    }
+    // Counted from the trouble's onset when it is earlier: the strongest back-pressure's onset
+    // moves with the subtask that is most back-pressured at the moment, and a wait that began
+    // afresh with it made plain back-pressure come and go for hours. A checkpoint that completes
+    // within its own duration of that moment was triggered before it.
+    long since = job.onset() >= 0 ? Math.min(pressed, job.onset()) : pressed;
+    SeriesHistory duration = job.jobSeries(Signal.CHECKPOINT_DURATION);
+    double took = duration == null || duration.size() == 0 ? 0
+        : Math.max(0, duration.value(duration.size() - 1));
+    if (JobEvidence.count(h, since + (long) took, Long.MAX_VALUE) >= ALIGNED_AFTER) {
+      return -1;
+    }
+    // bounded by the usual cadence: an aligned checkpoint stuck behind the buffers can take
+    // up to the checkpoint timeout, and naming plain back-pressure must not wait that long
+    double median = duration == null || duration.size() == 0 ? 0 : job.earlierMedian(duration);
+    double usual = Double.isNaN(median) ? 0 : Math.max(0, median);
+    double latest = pressed + ALIGNED_AFTER * (JobEvidence.spacing(h) + usual);
+    return job.now() <= latest ? pressed : -1;
   }
 
   @Override

@@ -141,4 +141,46 @@ class UnalignedInflationWaitTest {
         .contains("unaligned_checkpoint_inflation");
     assertThat(named.get(named.size() - 1)).isEqualTo("unaligned_checkpoint_inflation");
   }
+
+  /** A job checkpointing every 2 min that has never persisted in-flight data. */
+  private static FlinkJobSim nothingPersistedAtTwoMinutes(long seed) {
+    FlinkJobSim s = new FlinkJobSim(seed, 4, 2, 30, seed % 2 == 0);
+    s.intervalMs = 120_000;
+    s.run(0, NORMAL_MIN, (x, f) -> x.persisted = 0);
+    return s;
+  }
+
+  /**
+   * Unaligned checkpoints with an aligned-checkpoint timeout persist nothing until back-pressure
+   * holds their barriers past it: the in-flight data appears from zero with the second
+   * checkpoint under the back-pressure. Back-pressure used to be named at once (the job looked
+   * aligned) and the inflation only three checkpoints later.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3})
+  void anAlignedTimeoutJobIsNamedForItsInflationNotItsBackPressure(long seed) {
+    FlinkJobSim s = nothingPersistedAtTwoMinutes(seed);
+    List<String> named = named(s, 20, (x, f) -> {
+      pressed(x);
+      x.persisted = f >= x.intervalMs + 30_000 ? (120L << 20) * x.jitter() : 0;
+    });
+    assertInflationFirst(s, named);
+  }
+
+  /**
+   * An aligned job (nothing persisted, before or under the back-pressure) waits only until two
+   * checkpoints triggered under the back-pressure have persisted nothing: then back-pressure is
+   * named, and within the fault's first quarter of an hour.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3})
+  void anAlignedJobIsNamedBackPressureOnceTwoCheckpointsPersistNothing(long seed) {
+    FlinkJobSim s = nothingPersistedAtTwoMinutes(seed);
+    List<String> named = named(s, 15, (x, f) -> {
+      pressed(x);
+      x.persisted = 0;
+    });
+    assertThat(named).as("causes named in turn").isNotEmpty();
+    assertThat(named).as("causes named in turn").containsOnly("backpressure");
+  }
 }
