@@ -2,6 +2,7 @@ package dev.checkpointdoctor.detector.pipeline;
 
 import dev.checkpointdoctor.detector.model.Anomaly;
 import dev.checkpointdoctor.detector.model.BaselineSummary;
+import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 import dev.checkpointdoctor.detector.trend.GrowthReading;
@@ -65,5 +66,13 @@ public interface JobView {
   /** The same for cAdvisor container samples. */
   default long unjoinedContainerSamples() {
     return -1;
+  }
+
+  /**
+   * The diagnosis in force before this one (what listeners were last told), or null: kept in
+   * snapshots, so a restart does not forget a cause already named.
+   */
+  default Diagnosis standing() {
+    return null;
   }
 }

@@ -632,6 +632,11 @@ final class SignalBook {
     }
 
     @Override
+    public Diagnosis standing() {
+      return job.diagnosis;
+    }
+
+    @Override
     public long unjoinedContainerSamples() {
       return unjoinedContainer.getAsLong();
     }
