@@ -30,7 +30,12 @@ public final class EvaluationSeeds {
   public static final List<Long> TRAIN = LongStream.rangeClosed(1, 80).boxed().toList();
   /** What {@code accuracy --family} runs without {@code --seeds}: the first two train seeds. */
   public static final List<Long> DEFAULT = List.of(1L, 2L);
-  public static final List<Long> HELD_OUT = List.of(101L, 102L, 103L);
+  /**
+   * Seeds 104-106 joined on 2026-12-07 (twelfth stop), before anyone had run them: a rule
+   * reverted for one more alert on a held-out healthy job of seeds 101-103 was changed after
+   * that figure, so 101-103 no longer judge it unseen.
+   */
+  public static final List<Long> HELD_OUT = List.of(101L, 102L, 103L, 104L, 105L, 106L);
 
   private EvaluationSeeds() {}
 
