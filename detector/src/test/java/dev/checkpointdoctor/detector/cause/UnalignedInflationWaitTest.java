@@ -2,7 +2,17 @@ package dev.checkpointdoctor.detector.cause;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.checkpointdoctor.detector.model.Anomaly;
+import dev.checkpointdoctor.detector.model.BaselineSummary;
+import dev.checkpointdoctor.detector.model.CauseHypothesis;
+import dev.checkpointdoctor.detector.model.DetectorSettings;
 import dev.checkpointdoctor.detector.model.Diagnosis;
+import dev.checkpointdoctor.detector.model.SeriesHistory;
+import dev.checkpointdoctor.detector.model.Signal;
+import dev.checkpointdoctor.detector.pipeline.Diagnoser;
+import dev.checkpointdoctor.detector.pipeline.JobView;
+import dev.checkpointdoctor.detector.trend.GrowthReading;
+import dev.checkpointdoctor.detector.trend.HourlyHistory;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -182,5 +192,99 @@ class UnalignedInflationWaitTest {
     });
     assertThat(named).as("causes named in turn").isNotEmpty();
     assertThat(named).as("causes named in turn").containsOnly("backpressure");
+  }
+
+  /**
+   * The wait only delays back-pressure's first naming. A diagnosis already standing on
+   * back-pressure (the trouble's onset moved later as anomalies closed and others opened, or the
+   * service restarted from a snapshot) is not taken back to "unknown" for two more checkpoints:
+   * each return of the cause would be a new alert. The same job and fault, one diagnoser told
+   * back-pressure stands, names it while the other still waits.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3})
+  void backPressureAlreadyStandingIsNotHeldAgain(long seed) {
+    List<String> waiting = diagnoses(seed, new CauseRanker(DetectorSettings.defaults()));
+    CauseRanker ranker = new CauseRanker(DetectorSettings.defaults());
+    List<String> standing = diagnoses(seed, (view, since) -> ranker.diagnose(
+        new StandingView(view, new Diagnosis(view.job(), "backpressure", 0.9, since,
+            "backpressure", false, null, List.of(new CauseHypothesis("backpressure", 0.9,
+                List.of(), "", "")))), since));
+    int held = waiting.indexOf("unknown");
+    assertThat(held).as("the wait holds back-pressure at first: %s", waiting)
+        .isGreaterThanOrEqualTo(0).isLessThan(waiting.indexOf("backpressure"));
+    assertThat(standing.get(held)).as("told back-pressure stands: %s", standing)
+        .isEqualTo("backpressure");
+  }
+
+  /** The aligned job's diagnoses scrape by scrape over the first 15 min of back-pressure. */
+  private static List<String> diagnoses(long seed, Diagnoser diagnoser) {
+    FlinkJobSim s = new FlinkJobSim(seed, 4, 2, 30, seed % 2 == 0, DetectorSettings.defaults(),
+        diagnoser);
+    s.intervalMs = 120_000;
+    s.run(0, NORMAL_MIN, (x, f) -> x.persisted = 0);
+    long start = s.now;
+    List<String> out = new ArrayList<>();
+    while (s.now < start + 15 * 60_000L) {
+      s.run(0, s.scrapeMs / 60_000.0, (x, f) -> {
+        pressed(x);
+        x.persisted = 0;
+      });
+      out.add(s.detector.diagnosis(s.job).map(Diagnosis::cause).orElse("none"));
+    }
+    return out;
+  }
+
+  /** A job's view as the detector gives it, with another diagnosis in force. */
+  private record StandingView(JobView view, Diagnosis standing) implements JobView {
+    @Override
+    public String job() {
+      return view.job();
+    }
+
+    @Override
+    public long eventTimeMs() {
+      return view.eventTimeMs();
+    }
+
+    @Override
+    public List<Anomaly> openAnomalies() {
+      return view.openAnomalies();
+    }
+
+    @Override
+    public List<BaselineSummary> baselines() {
+      return view.baselines();
+    }
+
+    @Override
+    public BaselineSummary baseline(Signal signal, String scope) {
+      return view.baseline(signal, scope);
+    }
+
+    @Override
+    public List<SeriesHistory> history(Signal signal) {
+      return view.history(signal);
+    }
+
+    @Override
+    public HourlyHistory hourly(Signal signal) {
+      return view.hourly(signal);
+    }
+
+    @Override
+    public GrowthReading growth(Signal signal) {
+      return view.growth(signal);
+    }
+
+    @Override
+    public long unjoinedNodeSamples() {
+      return view.unjoinedNodeSamples();
+    }
+
+    @Override
+    public long unjoinedContainerSamples() {
+      return view.unjoinedContainerSamples();
+    }
   }
 }
