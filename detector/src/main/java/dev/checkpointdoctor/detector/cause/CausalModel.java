@@ -141,6 +141,16 @@ final class CausalModel {
    * @param present confidence from which a cause counts as present
    */
   void apply(List<Finding> findings, double present) {
+    apply(findings, present, null);
+  }
+
+  /**
+   * The same, for a job whose diagnosis already names {@code standing} (or null): a standing
+   * cause that is still present keeps its consequences below it even when their signs began
+   * first. Taking it back for its own consequence would be a second alert for one trouble, and
+   * its consequences are what it was named to explain.
+   */
+  void apply(List<Finding> findings, double present, Cause standing) {
     Map<Cause, Finding> by = new EnumMap<>(Cause.class);
     for (Finding f : findings) {
       by.put(f.cause(), f);
@@ -169,6 +179,14 @@ final class CausalModel {
       for (Cause b : consequencesOf(a)) {
         Finding effect = by.get(b);
         if (effect == null || effect.confidence() == 0) {
+          continue;
+        }
+        if (startedFirst(effect, cause) && a == standing) {
+          effect.capAt(Math.max(0, Math.min(effect.confidence(), cause.confidence() - MARGIN)),
+              relation(effect, cause, String.format("%s since %s began before %s since %s, but "
+                  + "%s, named for this trouble already and still present, explains %s: it "
+                  + "stays first.", capitalise(sign(b)), clock(effect), sign(a), clock(cause),
+                  a.id(), PLURAL.contains(b) ? "them" : "it")));
           continue;
         }
         if (startedFirst(effect, cause)) {

@@ -90,7 +90,7 @@ public final class CauseRanker implements Diagnoser {
     dateOnsets(job, findings);
     kept.endDiagnosis();
     RestEvidence rest = RestEvidence.weigh(job, known, mounts, findings);
-    CausalModel.FLINK.apply(findings, MIN_CONFIDENCE);
+    CausalModel.FLINK.apply(findings, MIN_CONFIDENCE, standing(view));
     findings.removeIf(f -> f.confidence() == 0); // pending with nothing found yet
     findings.sort(Comparator.comparingDouble(Finding::confidence).reversed());
     List<MissingSource> missing = SourceCheck.check(job);
@@ -157,6 +157,20 @@ public final class CauseRanker implements Diagnoser {
         f.onset(first, resolution, what);
       }
     }
+  }
+
+  /** The cause the job's diagnosis names now, or null (none, or unknown). */
+  private static Cause standing(JobView view) {
+    Diagnosis d = view.standing();
+    if (d == null) {
+      return null;
+    }
+    for (Cause c : Cause.values()) {
+      if (c != Cause.UNKNOWN && c.id().equals(d.cause())) {
+        return c;
+      }
+    }
+    return null;
   }
 
   private static boolean failing(JobEvidence job) {
