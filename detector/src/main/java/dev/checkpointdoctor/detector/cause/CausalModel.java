@@ -170,7 +170,7 @@ final class CausalModel {
         }
       }
     }
-    waitForPending(by, present);
+    waitForPending(by, present, standing);
     for (Cause a : order) {
       Finding cause = by.get(a);
       if (cause == null || cause.confidence() < present) {
@@ -208,9 +208,11 @@ final class CausalModel {
   /**
    * A cause whose signs have begun but cannot be judged yet (too few points since its onset)
    * holds back the consequences it would explain, so they are not named first: they stay below
-   * the naming threshold until the cause is judged one way or the other.
+   * the naming threshold until the cause is judged one way or the other. Not the standing
+   * cause: taken back to "unknown" and named again once the wait ends, it would alert twice for
+   * one trouble.
    */
-  private void waitForPending(Map<Cause, Finding> by, double present) {
+  private void waitForPending(Map<Cause, Finding> by, double present, Cause standing) {
     for (Finding cause : by.values()) {
       if (cause.pendingWhy() == null || cause.confidence() >= present) {
         continue;
@@ -219,6 +221,9 @@ final class CausalModel {
       held.addAll(consequencesOf(cause.cause()));
       held.addAll(refines.getOrDefault(cause.cause(), Set.of()));
       for (Cause b : held) {
+        if (b == standing) {
+          continue; // a wait delays a first naming; it never takes back a cause named already
+        }
         Finding effect = by.get(b);
         boolean refined = refines.getOrDefault(cause.cause(), Set.of()).contains(b);
         if (effect == null || effect.confidence() < present

@@ -60,4 +60,28 @@ class CausalModelStandingTest {
     CausalModel.FLINK.apply(findings, CauseRanker.MIN_CONFIDENCE, Cause.DATA_SKEW);
     assertThat(bp.confidence()).isEqualTo(0.8);
   }
+
+  /** Unaligned inflation pending since T0 + 5 min; slow storage at 0.6 since T0 + 6 min. */
+  private static List<Finding> storageSlowDuringAWait() {
+    Finding inflation = new Finding(Cause.UNALIGNED_CHECKPOINT_INFLATION)
+        .onset(T0 + 300_000, 15_000, "backpressure").pending("two more checkpoints");
+    Finding slow = new Finding(Cause.CHECKPOINT_STORAGE_SLOW)
+        .add(0.6, evidence("checkpoint_age", T0 + 360_000)).onset(T0 + 360_000, 15_000, "age");
+    return List.of(inflation, slow);
+  }
+
+  @Test
+  void aWaitHoldsBackAConsequenceNotYetNamed() {
+    List<Finding> findings = storageSlowDuringAWait();
+    CausalModel.FLINK.apply(findings, CauseRanker.MIN_CONFIDENCE, null);
+    assertThat(of(findings, Cause.CHECKPOINT_STORAGE_SLOW).confidence())
+        .isLessThan(CauseRanker.MIN_CONFIDENCE);
+  }
+
+  @Test
+  void aWaitDoesNotTakeBackTheStandingCause() {
+    List<Finding> findings = storageSlowDuringAWait();
+    CausalModel.FLINK.apply(findings, CauseRanker.MIN_CONFIDENCE, Cause.CHECKPOINT_STORAGE_SLOW);
+    assertThat(of(findings, Cause.CHECKPOINT_STORAGE_SLOW).confidence()).isEqualTo(0.6);
+  }
 }
