@@ -58,9 +58,19 @@ class UnalignedInflationWaitTest {
 
   /** A job checkpointing unaligned every 2 min, ~5 MiB in flight, after its normal run. */
   private static FlinkJobSim unalignedAtTwoMinutes(long seed) {
-    FlinkJobSim s = new FlinkJobSim(seed, 4, 2, 30, seed % 2 == 0);
+    return atTwoMinutes(seed, 5L << 20, new CauseRanker(DetectorSettings.defaults()));
+  }
+
+  /**
+   * A job checkpointing every 2 min after its normal run, each checkpoint persisting about
+   * {@code usualInFlight} bytes (none when 0), diagnosed by {@code diagnoser}.
+   */
+  private static FlinkJobSim atTwoMinutes(long seed, long usualInFlight, Diagnoser diagnoser) {
+    FlinkJobSim s = new FlinkJobSim(seed, 4, 2, 30, seed % 2 == 0, DetectorSettings.defaults(),
+        diagnoser);
     s.intervalMs = 120_000;
-    s.run(0, NORMAL_MIN, (x, f) -> x.persisted = (5L << 20) * x.jitter());
+    s.run(0, NORMAL_MIN, (x, f) -> x.persisted = usualInFlight == 0 ? 0
+        : usualInFlight * x.jitter());
     return s;
   }
 
@@ -154,10 +164,7 @@ class UnalignedInflationWaitTest {
 
   /** A job checkpointing every 2 min that has never persisted in-flight data. */
   private static FlinkJobSim nothingPersistedAtTwoMinutes(long seed) {
-    FlinkJobSim s = new FlinkJobSim(seed, 4, 2, 30, seed % 2 == 0);
-    s.intervalMs = 120_000;
-    s.run(0, NORMAL_MIN, (x, f) -> x.persisted = 0);
-    return s;
+    return atTwoMinutes(seed, 0, new CauseRanker(DetectorSettings.defaults()));
   }
 
   /**
@@ -219,10 +226,7 @@ class UnalignedInflationWaitTest {
 
   /** The aligned job's diagnoses scrape by scrape over the first 15 min of back-pressure. */
   private static List<String> diagnoses(long seed, Diagnoser diagnoser) {
-    FlinkJobSim s = new FlinkJobSim(seed, 4, 2, 30, seed % 2 == 0, DetectorSettings.defaults(),
-        diagnoser);
-    s.intervalMs = 120_000;
-    s.run(0, NORMAL_MIN, (x, f) -> x.persisted = 0);
+    FlinkJobSim s = atTwoMinutes(seed, 0, diagnoser);
     long start = s.now;
     List<String> out = new ArrayList<>();
     while (s.now < start + 15 * 60_000L) {
