@@ -24,10 +24,12 @@ import java.util.List;
  *     the fault's start, or -1
  * @param wrongBefore other known causes named after the fault's start and before the expected
  *     one, distinct, in order (all of them when the expected cause is never named)
+ * @param takenBack the known causes the diagnosis moved to from the expected one after naming it,
+ *     once per move, in order: the right alert replaced by another while the fault lasts
  */
 record CauseTimeline(int anomaliesBefore, int anomaliesTotal, long firstAnomalyAfterMs,
     String firstSignal, String firstKnownCause, long firstKnownAtMs, long expectedAtMs,
-    List<String> wrongBefore) {
+    List<String> wrongBefore, List<String> takenBack) {
 
   /**
    * @param faultStartMs the fault's start, or -1 for a healthy control (then every anomaly is
@@ -44,9 +46,20 @@ record CauseTimeline(int anomaliesBefore, int anomaliesTotal, long firstAnomalyA
     long firstKnownAt = -1;
     long expectedAt = -1;
     List<String> wrong = new ArrayList<>();
+    List<String> taken = new ArrayList<>();
+    String lastKnown = null;
     for (TimelineEvent e : events) {
       if (!e.job().equals(job)) {
         continue;
+      }
+      if (e.kind() == TimelineEvent.Kind.DIAGNOSIS_CHANGED && !healthy && expectedAt >= 0
+          && e.after() != null && !e.after().cause().equals(UnknownCauseDiagnoser.UNKNOWN)) {
+        // through unknown or a closed diagnosis too: what the operator sees next is this cause
+        String cause = e.after().cause();
+        if (expected.equals(lastKnown) && !cause.equals(expected)) {
+          taken.add(cause);
+        }
+        lastKnown = cause;
       }
       if (e.kind() == TimelineEvent.Kind.DIAGNOSIS_CHANGED && !healthy && e.after() != null
           && e.atMs() >= faultStartMs && expectedAt < 0) {
@@ -58,6 +71,7 @@ record CauseTimeline(int anomaliesBefore, int anomaliesTotal, long firstAnomalyA
         }
         if (cause.equals(expected)) {
           expectedAt = e.atMs();
+          lastKnown = cause;
         } else if (known && !wrong.contains(cause)) {
           wrong.add(cause);
         }
@@ -75,6 +89,6 @@ record CauseTimeline(int anomaliesBefore, int anomaliesTotal, long firstAnomalyA
       }
     }
     return new CauseTimeline(before, total, firstAfter, signal, firstKnown, firstKnownAt,
-        expectedAt, List.copyOf(wrong));
+        expectedAt, List.copyOf(wrong), List.copyOf(taken));
   }
 }

@@ -70,11 +70,14 @@ final class FamilyReport {
     long named = faults.stream().filter(JobResult::namedFirst).count();
     long recalled = faults.stream().filter(JobResult::recalled).count();
     long detected = faults.stream().filter(JobResult::detected).count();
-    return String.format(Locale.ROOT, "**Summary:** top-1 %s, recall %s, detected %s; growth "
+    List<JobResult> takenBack = faults.stream().filter(r -> r.takenBack() > 0).toList();
+    return String.format(Locale.ROOT, "**Summary:** top-1 %s, recall %s, detected %s; right "
+            + "cause taken back for another %d/%d (%d times); growth "
             + ">= 2 %%/h named within 2 h %s (with a forecast %s); healthy jobs with an anomaly "
             + "%d/%d (%d anomalies), healthy jobs alerting %d/%d (%d alerts, %d diagnoses)",
         ratio(named, faults.size()), ratio(recalled, faults.size()),
-        ratio(detected, faults.size()),
+        ratio(detected, faults.size()), takenBack.size(), faults.size(),
+        takenBack.stream().mapToInt(JobResult::takenBack).sum(),
         ratio(growth.stream().filter(JobResult::growthNamedEarly).count(), growth.size()),
         ratio(growth.stream().filter(JobResult::forecastEarly).count(), growth.size()),
         healthy.stream().filter(r -> r.timeline().anomaliesTotal() > 0).count(), healthy.size(),
@@ -86,9 +89,9 @@ final class FamilyReport {
 
   private static void jobTable(StringBuilder b, List<JobResult> rs) {
     b.append("| Job | Kind | Expected | Anomalies before | Detected | First signal "
-        + "| First cause named | Right cause after | Named before it | Growth named / forecast "
-        + "| Alerts | Diagnoses |\n");
-    b.append("| --- | --- | --- | ---: | --- | --- | --- | --- | --- | --- | ---: | ---: |\n");
+        + "| First cause named | Right cause after | Named before it | Taken back for "
+        + "| Growth named / forecast | Alerts | Diagnoses |\n");
+    b.append("| --- | --- | --- | ---: | --- | --- | --- | --- | --- | --- | --- | ---: | ---: |\n");
     for (JobResult r : rs) {
       CauseTimeline t = r.timeline();
       boolean h = r.healthy();
@@ -101,14 +104,15 @@ final class FamilyReport {
                   + ", stale evidence " + r.staleEvidence()
               : "-";
       b.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s "
-              + "| %s | %d |%n", r.truth().name(), r.kind().id(), r.expected(),
+              + "| %s | %s | %d |%n", r.truth().name(), r.kind().id(), r.expected(),
           t.anomaliesBefore(), h ? "-" : r.detected() ? "yes" : "**no**",
           t.firstSignal() == null ? "-" : t.firstSignal() + " +" + minutes(
               t.firstAnomalyAfterMs() - start),
           h || t.firstKnownCause() == null ? "-" : (r.namedFirst() ? t.firstKnownCause()
               : "**" + t.firstKnownCause() + "**"),
           h ? "-" : minutes(r.causeDelayMs()),
-          t.wrongBefore().isEmpty() ? "-" : String.join(", ", t.wrongBefore()), growth,
+          t.wrongBefore().isEmpty() ? "-" : String.join(", ", t.wrongBefore()),
+          t.takenBack().isEmpty() ? "-" : String.join(", ", t.takenBack()), growth,
           h ? Integer.toString(r.alerts()) : r.alerts() + " (" + r.alertsBefore() + " before)",
           r.diagnoses()));
     }

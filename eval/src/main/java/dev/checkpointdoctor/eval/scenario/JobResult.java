@@ -79,6 +79,15 @@ public record JobResult(ScenarioManifest.Entry truth, ScenarioKind kind, CauseTi
     return truth.shape() == null ? null : truth.shape().getString("alsoPresent");
   }
 
+  /**
+   * How often the diagnosis moved from the right cause, once named, to another known cause that
+   * is not the job's second real fault: each move is an alert re-sent with a wrong cause.
+   */
+  public int takenBack() {
+    String other = alsoPresent();
+    return (int) timeline.takenBack().stream().filter(c -> !c.equals(other)).count();
+  }
+
   /** Two faults at once, and the first cause named was the other real one (not a wrong one). */
   public boolean namedOtherFault() {
     String other = alsoPresent();

@@ -38,6 +38,28 @@ class FamilyJudgeTest {
   }
 
   @Test
+  void theRightCauseReplacedByAnotherIsCountedAsTakenBackEvenThroughUnknown() {
+    anomaly(FAULT + 60_000, Signal.DISK_UTILIZATION);
+    diagnosis(FAULT + 60_000, "rocksdb_write_stall", false); // before: named before it, not taken
+    diagnosis(FAULT + 120_000, "disk_throttling", false);
+    diagnosis(FAULT + 300_000, "rocksdb_write_stall", false); // taken back
+    diagnosis(FAULT + 360_000, "disk_throttling", false);
+    diagnosis(FAULT + 400_000, "unknown", false);
+    diagnosis(FAULT + 500_000, "backpressure", false); // taken back, through unknown
+    JobResult r = judge(fault("disk_throttling"));
+    assertThat(r.timeline().wrongBefore()).containsExactly("rocksdb_write_stall");
+    assertThat(r.timeline().takenBack()).containsExactly("rocksdb_write_stall", "backpressure");
+    assertThat(r.takenBack()).isEqualTo(2);
+    assertThat(FamilyReport.summary(List.of(r)))
+        .contains("right cause taken back for another 1/1 (2 times)");
+
+    ScenarioManifest.Entry two = fault("disk_throttling");
+    two.shape().put("alsoPresent", "backpressure");
+    assertThat(judge(two).takenBack()).as("the second real fault is no wrong cause")
+        .isEqualTo(1);
+  }
+
+  @Test
   void theRightCauseFirstIsTopOneAndAnAnomalyBeforeTheFaultIsNoDetection() {
     anomaly(FAULT + 30_000, Signal.GC_TIME);
     diagnosis(FAULT + 30_000, "gc_pressure", false);
