@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * A developer's look at family 1 jobs of a train seed: the truth, then every timeline event from
- * an hour before the fault on, evidence included. For tuning the cause rules on the train seeds;
+ * an hour (--lookback-hours H) before the fault on, evidence included. For tuning the cause rules on the train seeds;
  * the held-out seeds are refused.
  *
  * <pre>java -cp api/target/checkpoint-doctor.jar dev.checkpointdoctor.eval.scenario.Family1Replay
@@ -35,6 +35,7 @@ public final class Family1Replay {
     HealthStress.Noise noise = HealthStress.Noise.GAUSSIAN;
     double loadRise = 1;
     boolean alignedTimeout = false;
+    double lookbackHours = 1;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seed" -> seed = Long.parseLong(args[++i]);
@@ -49,6 +50,7 @@ public final class Family1Replay {
         case "--noise" -> noise = HealthStress.noise(args[++i]);
         case "--load-rise" -> loadRise = Double.parseDouble(args[++i]);
         case "--aligned-timeout" -> alignedTimeout = true;
+        case "--lookback-hours" -> lookbackHours = Double.parseDouble(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
@@ -77,7 +79,7 @@ public final class Family1Replay {
       }
       OfflineReplay replay = new OfflineReplay(DetectorSettings.defaults());
       replay.replay(s);
-      long from = t.faultStartMs() < 0 ? Long.MIN_VALUE : t.faultStartMs() - 3_600_000L;
+      long from = t.faultStartMs() < 0 ? Long.MIN_VALUE : t.faultStartMs() - (long) (lookbackHours * 3_600_000L);
       for (TimelineEvent e : replay.events()) {
         if (e.atMs() >= from) {
           TimelinePrinter.print(e, System.out);
