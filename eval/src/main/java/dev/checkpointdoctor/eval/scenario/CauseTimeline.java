@@ -24,12 +24,13 @@ import java.util.List;
  *     the fault's start, or -1
  * @param wrongBefore other known causes named after the fault's start and before the expected
  *     one, distinct, in order (all of them when the expected cause is never named)
+ * @param early the anomalies that started before the fault (none for a healthy control)
  * @param takenBack the known causes the diagnosis moved to from the expected one after naming it,
  *     once per move, in order: the right alert replaced by another while the fault lasts
  */
 record CauseTimeline(int anomaliesBefore, int anomaliesTotal, long firstAnomalyAfterMs,
     String firstSignal, String firstKnownCause, long firstKnownAtMs, long expectedAtMs,
-    List<String> wrongBefore, List<String> takenBack) {
+    List<String> wrongBefore, List<Anomaly> early, List<String> takenBack) {
 
   /**
    * @param faultStartMs the fault's start, or -1 for a healthy control (then every anomaly is
@@ -47,6 +48,7 @@ record CauseTimeline(int anomaliesBefore, int anomaliesTotal, long firstAnomalyA
     long expectedAt = -1;
     List<String> wrong = new ArrayList<>();
     List<String> taken = new ArrayList<>();
+    List<Anomaly> early = new ArrayList<>();
     String lastKnown = null;
     for (TimelineEvent e : events) {
       if (!e.job().equals(job)) {
@@ -83,12 +85,15 @@ record CauseTimeline(int anomaliesBefore, int anomaliesTotal, long firstAnomalyA
       Anomaly a = e.anomaly();
       if (healthy || a.startedAtMs() < faultStartMs) {
         before++;
+        if (!healthy) {
+          early.add(a);
+        }
       } else if (firstAfter < 0) {
         firstAfter = e.atMs();
         signal = a.signal().id();
       }
     }
     return new CauseTimeline(before, total, firstAfter, signal, firstKnown, firstKnownAt,
-        expectedAt, List.copyOf(wrong), List.copyOf(taken));
+        expectedAt, List.copyOf(wrong), List.copyOf(early), List.copyOf(taken));
   }
 }

@@ -221,14 +221,16 @@ final class FamilyReport {
     }
     b.append(String.format(Locale.ROOT, "Healthy controls: %d/%d with an anomaly (%d "
             + "anomalies), %d/%d would alert (%d alerts), %d diagnoses opened; fault jobs with "
-            + "an anomaly before the fault %d/%d.%n%n",
+            + "an anomaly before the fault %d/%d (%d of them only on a disk whose credits were "
+            + "being drained: its extra demand, hours before they ran out).%n%n",
         h.stream().filter(r -> r.timeline().anomaliesTotal() > 0).count(), h.size(),
         h.stream().mapToInt(r -> r.timeline().anomaliesTotal()).sum(),
         h.stream().filter(r -> r.alerts() > 0).count(), h.size(),
         h.stream().mapToInt(JobResult::alerts).sum(),
         h.stream().mapToInt(JobResult::diagnoses).sum(),
         rs.stream().filter(r -> !r.healthy() && r.timeline().anomaliesBefore() > 0).count(),
-        rs.stream().filter(r -> !r.healthy()).count()));
+        rs.stream().filter(r -> !r.healthy()).count(),
+        rs.stream().filter(r -> !r.healthy() && r.earlyOnlyOnDrain()).count()));
   }
 
   private static void newUser(StringBuilder b, List<JobResult> rs) {

@@ -1,6 +1,7 @@
 package dev.checkpointdoctor.eval.scenario;
 
 import dev.checkpointdoctor.detector.cause.Cause;
+import dev.checkpointdoctor.detector.model.Anomaly;
 import java.util.List;
 
 /**
@@ -86,6 +87,19 @@ public record JobResult(ScenarioManifest.Entry truth, ScenarioKind kind, CauseTi
   public int takenBack() {
     String other = alsoPresent();
     return (int) timeline.takenBack().stream().filter(c -> !c.equals(other)).count();
+  }
+
+  /**
+   * Every anomaly before the fault was on a node disk signal and began after the extra demand
+   * that drains a burst-credit disk rose (hours before the credits run out, {@code
+   * demandRiseAtMs} in the shape): the drain seen, which the judge still counts against
+   * detection but the report names apart.
+   */
+  public boolean earlyOnlyOnDrain() {
+    Long rise = truth.shape() == null ? null : truth.shape().getLong("demandRiseAtMs");
+    List<Anomaly> early = timeline.early();
+    return rise != null && !early.isEmpty() && early.stream().allMatch(
+        a -> a.signal().id().startsWith("disk_") && a.startedAtMs() >= rise);
   }
 
   /** Two faults at once, and the first cause named was the other real one (not a wrong one). */

@@ -33,7 +33,8 @@ final class SimulatedScenario implements GeneratedScenario {
         .put("levelAfter", t.levelAfter() != 1 ? t.levelAfter() : null)
         .put("declinedAtStart", t.declinedAtStart())
         .put("slowCheckpointsPerDay", round(t.slowCheckpointsPerDay()))
-        .put("rampMinutes", round(t.rampMinutes()));
+        .put("rampMinutes", round(t.rampMinutes()))
+        .put("demandRiseAtMs", demandRise(spec, faultStart, simulationSeed));
     this.truth = new ScenarioManifest.Entry(spec.name(), "", spec.name(), spec.expected(),
         faultStart, startMs, startMs + spec.durationMs(), spec.description(), shape);
   }
@@ -52,6 +53,20 @@ final class SimulatedScenario implements GeneratedScenario {
     StreamingSamples out = new StreamingSamples(sink);
     new ScenarioSimulator(spec, startMs, simulationSeed, out).run();
     out.finish();
+  }
+
+  /**
+   * When a burst-credit disk's extra demand began to drain it (the simulator's own physics, drawn
+   * the same way), or null for other faults and for the corpus' simpler switches.
+   */
+  private static Long demandRise(ScenarioSpec spec, long faultStart, long simulationSeed) {
+    if (spec.fault() != ScenarioSpec.Fault.DISK_THROTTLING
+        || spec.traits() == ProductionTraits.NONE) {
+      return null;
+    }
+    return new FaultPhysics(spec.fault(), faultStart,
+        new java.util.SplittableRandom(simulationSeed ^ ScenarioSimulator.PHYSICS_SALT))
+        .demandRiseAtMs;
   }
 
   private static double round(double v) {

@@ -60,6 +60,26 @@ class FamilyJudgeTest {
   }
 
   @Test
+  void anomaliesBeforeTheFaultOnlyOnTheDrainedDiskAreNamedApartButStillNoDetection() {
+    long rise = FAULT - 2 * 3_600_000L;
+    ScenarioManifest.Entry disk = fault("disk_throttling");
+    disk.shape().put("demandRiseAtMs", rise);
+    anomaly(rise + 900_000, Signal.DISK_UTILIZATION);
+    JobResult drain = judge(disk);
+    assertThat(drain.detected()).isFalse();
+    assertThat(drain.earlyOnlyOnDrain()).isTrue();
+    anomaly(rise - 60_000, Signal.DISK_UTILIZATION); // before the drain began
+    assertThat(judge(disk).earlyOnlyOnDrain()).isFalse();
+    events.clear();
+    anomaly(rise + 900_000, Signal.CHECKPOINT_DURATION); // not the disk
+    assertThat(judge(disk).earlyOnlyOnDrain()).isFalse();
+    events.clear();
+    anomaly(rise + 900_000, Signal.DISK_UTILIZATION);
+    assertThat(judge(fault("disk_throttling")).earlyOnlyOnDrain()).as("no drain in the shape")
+        .isFalse();
+  }
+
+  @Test
   void theRightCauseFirstIsTopOneAndAnAnomalyBeforeTheFaultIsNoDetection() {
     anomaly(FAULT + 30_000, Signal.GC_TIME);
     diagnosis(FAULT + 30_000, "gc_pressure", false);
