@@ -1,7 +1,6 @@
 package dev.checkpointdoctor.detector.cause;
 
 import dev.checkpointdoctor.detector.model.CauseHypothesis.Evidence;
-import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
 
@@ -191,13 +190,6 @@ final class UnalignedInflationRule implements CauseRule {
    */
   static long mayTurnUnalignedSince(JobEvidence job, SeriesHistory h) {
     if (Boolean.FALSE.equals(RestEvidence.unalignedCheckpoints(job))) {
-      return -1;
-    }
-    // The wait only delays the first naming: taken back once named, back-pressure would come
-    // and go each time the trouble's onset moves later (as anomalies close and others open),
-    // an alert each time, with nothing learned about the checkpoints in between.
-    Diagnosis standing = job.view().standing();
-    if (standing != null && Cause.BACKPRESSURE.id().equals(standing.cause())) {
       return -1;
     }
     Change bp = GcPressureRule.strongest(job, Signal.BACKPRESSURE);
