@@ -219,18 +219,22 @@ final class FamilyReport {
     if (h.isEmpty()) {
       return;
     }
+    // only a family whose disks are drained before the ceiling says how many of those are that
+    boolean drains = rs.stream().anyMatch(r -> r.truth().shape() != null
+        && r.truth().shape().getLong("demandRiseAtMs") != null);
+    String drained = !drains ? "" : String.format(Locale.ROOT, " (%d of them only on a disk "
+        + "whose credits were being drained: its extra demand, hours before they ran out)",
+        rs.stream().filter(r -> !r.healthy() && r.earlyOnlyOnDrain()).count());
     b.append(String.format(Locale.ROOT, "Healthy controls: %d/%d with an anomaly (%d "
             + "anomalies), %d/%d would alert (%d alerts), %d diagnoses opened; fault jobs with "
-            + "an anomaly before the fault %d/%d (%d of them only on a disk whose credits were "
-            + "being drained: its extra demand, hours before they ran out).%n%n",
+            + "an anomaly before the fault %d/%d%s.%n%n",
         h.stream().filter(r -> r.timeline().anomaliesTotal() > 0).count(), h.size(),
         h.stream().mapToInt(r -> r.timeline().anomaliesTotal()).sum(),
         h.stream().filter(r -> r.alerts() > 0).count(), h.size(),
         h.stream().mapToInt(JobResult::alerts).sum(),
         h.stream().mapToInt(JobResult::diagnoses).sum(),
         rs.stream().filter(r -> !r.healthy() && r.timeline().anomaliesBefore() > 0).count(),
-        rs.stream().filter(r -> !r.healthy()).count(),
-        rs.stream().filter(r -> !r.healthy() && r.earlyOnlyOnDrain()).count()));
+        rs.stream().filter(r -> !r.healthy()).count(), drained));
   }
 
   private static void newUser(StringBuilder b, List<JobResult> rs) {

@@ -77,6 +77,14 @@ class FamilyJudgeTest {
     anomaly(rise + 900_000, Signal.DISK_UTILIZATION);
     assertThat(judge(fault("disk_throttling")).earlyOnlyOnDrain()).as("no drain in the shape")
         .isFalse();
+    JobResult control = JobResult.judge(healthy(), List.of(), new DiagnosisWatch(null, healthy()));
+    Map<Long, List<JobResult>> results = new LinkedHashMap<>();
+    results.put(EvaluationSeeds.TRAIN.get(0), List.of(drain, control));
+    assertThat(FamilyReport.render("family1", results, false))
+        .contains("1/1 (1 of them only on a disk whose credits were being drained");
+    results.put(EvaluationSeeds.TRAIN.get(0), List.of(judge(fault("gc_pressure")), control));
+    assertThat(FamilyReport.render("family1", results, false))
+        .as("no drained disk in the family: nothing said of it").doesNotContain("drained");
   }
 
   @Test
