@@ -6,13 +6,14 @@ import java.util.List;
 
 /**
  * A developer's look at family 1 jobs of a train seed: the truth, then every timeline event from
- * an hour (--lookback-hours H) before the fault on, evidence included. For tuning the cause rules on the train seeds;
- * the held-out seeds are refused.
+ * an hour (or {@code --lookback-hours H}) before the fault on, evidence included. For tuning the
+ * cause rules on the train seeds; the held-out seeds are refused.
  *
  * <pre>java -cp api/target/checkpoint-doctor.jar dev.checkpointdoctor.eval.scenario.Family1Replay
  *     --seed 1 --only disk_throttling_a[,...] [--severity-scale X] [--onset-minutes M]
  *     [--scrape-seconds S] [--interval-seconds I] [--parallelism P]
- *     [--exporter-scrape-seconds E] [--noise gaussian|heavy|ar|slow] [--load-rise F] [--aligned-timeout]</pre>
+ *     [--exporter-scrape-seconds E] [--noise gaussian|heavy|ar|slow] [--load-rise F] [--aligned-timeout]
+ *     [--lookback-hours H]</pre>
  *
  * <p>{@code --severity-scale}, {@code --onset-minutes}, {@code --scrape-seconds},
  * {@code --interval-seconds}, {@code --parallelism}, {@code --exporter-scrape-seconds},
@@ -79,7 +80,8 @@ public final class Family1Replay {
       }
       OfflineReplay replay = new OfflineReplay(DetectorSettings.defaults());
       replay.replay(s);
-      long from = t.faultStartMs() < 0 ? Long.MIN_VALUE : t.faultStartMs() - (long) (lookbackHours * 3_600_000L);
+      long from = t.faultStartMs() < 0 ? Long.MIN_VALUE
+          : t.faultStartMs() - (long) (lookbackHours * 3_600_000L);
       for (TimelineEvent e : replay.events()) {
         if (e.atMs() >= from) {
           TimelinePrinter.print(e, System.out);

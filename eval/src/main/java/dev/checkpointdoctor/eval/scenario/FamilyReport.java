@@ -91,7 +91,8 @@ final class FamilyReport {
     b.append("| Job | Kind | Expected | Anomalies before | Detected | First signal "
         + "| First cause named | Right cause after | Named before it | Taken back for "
         + "| Growth named / forecast | Alerts | Diagnoses |\n");
-    b.append("| --- | --- | --- | ---: | --- | --- | --- | --- | --- | --- | --- | ---: | ---: |\n");
+    b.append("| --- | --- | --- | ---: | --- | --- | --- | --- | --- | --- | --- | ---: "
+        + "| ---: |\n");
     for (JobResult r : rs) {
       CauseTimeline t = r.timeline();
       boolean h = r.healthy();
