@@ -54,28 +54,26 @@ record CauseTimeline(int anomaliesBefore, int anomaliesTotal, long firstAnomalyA
       if (!e.job().equals(job)) {
         continue;
       }
-      if (e.kind() == TimelineEvent.Kind.DIAGNOSIS_CHANGED && !healthy && expectedAt >= 0
-          && e.after() != null && !e.after().cause().equals(UnknownCauseDiagnoser.UNKNOWN)) {
-        // through unknown or a closed diagnosis too: what the operator sees next is this cause
-        String cause = e.after().cause();
-        if (expected.equals(lastKnown) && !cause.equals(expected)) {
-          taken.add(cause);
-        }
-        lastKnown = cause;
-      }
-      if (e.kind() == TimelineEvent.Kind.DIAGNOSIS_CHANGED && !healthy && e.after() != null
-          && e.atMs() >= faultStartMs && expectedAt < 0) {
+      if (e.kind() == TimelineEvent.Kind.DIAGNOSIS_CHANGED && !healthy && e.after() != null) {
         String cause = e.after().cause();
         boolean known = !cause.equals(UnknownCauseDiagnoser.UNKNOWN);
-        if (known && firstKnown == null) {
-          firstKnown = cause;
-          firstKnownAt = e.atMs();
-        }
-        if (cause.equals(expected)) {
-          expectedAt = e.atMs();
-          lastKnown = cause;
-        } else if (known && !wrong.contains(cause)) {
-          wrong.add(cause);
+        if (expectedAt >= 0) {
+          // through unknown or a closed diagnosis too: what the operator sees next is this cause
+          if (known && expected.equals(lastKnown) && !cause.equals(expected)) {
+            taken.add(cause);
+          }
+          lastKnown = known ? cause : lastKnown;
+        } else if (e.atMs() >= faultStartMs) {
+          if (known && firstKnown == null) {
+            firstKnown = cause;
+            firstKnownAt = e.atMs();
+          }
+          if (cause.equals(expected)) {
+            expectedAt = e.atMs();
+            lastKnown = cause;
+          } else if (known && !wrong.contains(cause)) {
+            wrong.add(cause);
+          }
         }
       }
       if (e.kind() != TimelineEvent.Kind.ANOMALY_OPENED) {

@@ -113,7 +113,7 @@ final class FamilyReport {
               : "**" + t.firstKnownCause() + "**"),
           h ? "-" : minutes(r.causeDelayMs()),
           t.wrongBefore().isEmpty() ? "-" : String.join(", ", t.wrongBefore()),
-          t.takenBack().isEmpty() ? "-" : String.join(", ", t.takenBack()), growth,
+          r.takenBackTo().isEmpty() ? "-" : String.join(", ", r.takenBackTo()), growth,
           h ? Integer.toString(r.alerts()) : r.alerts() + " (" + r.alertsBefore() + " before)",
           r.diagnoses()));
     }

@@ -37,6 +37,21 @@ final class FaultPhysics {
   // unaligned inflation
   private final double bufferHeadroom;
 
+  /** Salt of the physics' own generator, so the job's other draws stay what they were. */
+  private static final long SALT = 0x2545F4914F6CDD1DL;
+
+  /**
+   * The physics of {@code spec}'s fault for a simulation drawn from {@code seed}, or null for a
+   * healthy job and for the original corpus' simpler switches (no production traits). The
+   * simulator and the manifest both draw it here, so what the manifest says of it is what plays.
+   */
+  static FaultPhysics drawn(ScenarioSpec spec, long faultStartMs, long seed) {
+    if (spec.fault() == null || spec.traits() == ProductionTraits.NONE) {
+      return null;
+    }
+    return new FaultPhysics(spec.fault(), faultStartMs, new SplittableRandom(seed ^ SALT));
+  }
+
   FaultPhysics(Fault fault, long faultStartMs, SplittableRandom rng) {
     this.rng = rng;
     boolean disk = fault == Fault.DISK_THROTTLING;

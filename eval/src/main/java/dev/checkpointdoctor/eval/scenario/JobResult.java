@@ -2,6 +2,7 @@ package dev.checkpointdoctor.eval.scenario;
 
 import dev.checkpointdoctor.detector.cause.Cause;
 import dev.checkpointdoctor.detector.model.Anomaly;
+import dev.checkpointdoctor.detector.model.Signal;
 import java.util.List;
 
 /**
@@ -37,6 +38,11 @@ public record JobResult(ScenarioManifest.Entry truth, ScenarioKind kind, CauseTi
   public static final String UNJOINABLE_PREFIX = "unjoinable_";
 
   public static final long GROWTH_LIMIT_MS = 2 * 3_600_000L;
+
+  /** node_exporter's disk signals: what a drained volume shows before its ceiling. */
+  private static final java.util.Set<Signal> NODE_DISK = java.util.EnumSet.of(
+      Signal.DISK_WRITE_IOPS, Signal.DISK_READ_IOPS, Signal.DISK_WRITE_BYTES,
+      Signal.DISK_UTILIZATION, Signal.DISK_LATENCY);
 
   static JobResult judge(ScenarioManifest.Entry truth, List<TimelineEvent> events,
       DiagnosisWatch watch) {
@@ -85,8 +91,13 @@ public record JobResult(ScenarioManifest.Entry truth, ScenarioKind kind, CauseTi
    * is not the job's second real fault: each move is an alert re-sent with a wrong cause.
    */
   public int takenBack() {
+    return takenBackTo().size();
+  }
+
+  /** The causes counted by {@link #takenBack()}, once per move, in order. */
+  public List<String> takenBackTo() {
     String other = alsoPresent();
-    return (int) timeline.takenBack().stream().filter(c -> !c.equals(other)).count();
+    return timeline.takenBack().stream().filter(c -> !c.equals(other)).toList();
   }
 
   /**
@@ -99,7 +110,7 @@ public record JobResult(ScenarioManifest.Entry truth, ScenarioKind kind, CauseTi
     Long rise = truth.shape() == null ? null : truth.shape().getLong("demandRiseAtMs");
     List<Anomaly> early = timeline.early();
     return rise != null && !early.isEmpty() && early.stream().allMatch(
-        a -> a.signal().id().startsWith("disk_") && a.startedAtMs() >= rise);
+        a -> NODE_DISK.contains(a.signal()) && a.startedAtMs() >= rise);
   }
 
   /** Two faults at once, and the first cause named was the other real one (not a wrong one). */

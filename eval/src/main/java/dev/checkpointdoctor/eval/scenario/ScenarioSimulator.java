@@ -37,8 +37,6 @@ final class ScenarioSimulator {
   private final SampleOut rec;
   /** Production traits, or null for a scenario of the original corpus. */
   private final ProductionEffects effects;
-  /** Salt of the fault physics' own generator (the manifest draws the same physics). */
-  static final long PHYSICS_SALT = 0x2545F4914F6CDD1DL;
   /** Production-scale physics of the faults that need more than a switch, or null. */
   private final FaultPhysics physics;
   private final int maxP;
@@ -138,9 +136,7 @@ final class ScenarioSimulator {
     this.faultStartMs = startMs + (long) (spec.normalHours() * 3_600_000L);
     this.endMs = startMs + spec.durationMs();
     this.stepMs = spec.scrapeSeconds() * 1000L;
-    // a generator of its own, so the job's other draws stay what they were
-    this.physics = effects == null || spec.fault() == null ? null
-        : new FaultPhysics(spec.fault(), faultStartMs, new SplittableRandom(seed ^ PHYSICS_SALT));
+    this.physics = FaultPhysics.drawn(spec, faultStartMs, seed);
     this.jmOffset = rng.nextLong(stepMs);
     this.tmOffset = new long[maxTms];
     this.nodeOffset = new long[maxTms];

@@ -56,17 +56,13 @@ final class SimulatedScenario implements GeneratedScenario {
   }
 
   /**
-   * When a burst-credit disk's extra demand began to drain it (the simulator's own physics, drawn
-   * the same way), or null for other faults and for the corpus' simpler switches.
+   * When a burst-credit disk's extra demand began to drain it, or null for other faults and for
+   * the corpus' simpler switches.
    */
   private static Long demandRise(ScenarioSpec spec, long faultStart, long simulationSeed) {
-    if (spec.fault() != ScenarioSpec.Fault.DISK_THROTTLING
-        || spec.traits() == ProductionTraits.NONE) {
-      return null;
-    }
-    return new FaultPhysics(spec.fault(), faultStart,
-        new java.util.SplittableRandom(simulationSeed ^ ScenarioSimulator.PHYSICS_SALT))
-        .demandRiseAtMs;
+    FaultPhysics physics = FaultPhysics.drawn(spec, faultStart, simulationSeed);
+    return physics == null || spec.fault() != ScenarioSpec.Fault.DISK_THROTTLING ? null
+        : physics.demandRiseAtMs;
   }
 
   private static double round(double v) {
