@@ -26,7 +26,7 @@ public final class AccuracyCommand {
                                         [--scrape-seconds S] [--interval-seconds I]
                                         [--parallelism P] [--exporter-scrape-seconds E]
                                         [--noise gaussian|heavy|ar|slow] [--load-rise F]
-                                        [--aligned-timeout]
+                                        [--aligned-timeout] [--in-flight-wander]
 
       Replays every scenario listed in DIR/manifest.json through the detector offline and
       prints a Markdown section (between <!-- scenarios:begin --> and <!-- scenarios:end -->):
@@ -74,6 +74,10 @@ public final class AccuracyCommand {
                        checkpoints starts them aligned and turns them unaligned only
                        under back-pressure (Flink's aligned-checkpoint timeout), so it
                        persists no in-flight data before its trouble
+        --in-flight-wander  family1 train seeds only: every fault job with unaligned
+                       checkpoints persists in-flight data that wanders with its
+                       buffers' fill from one checkpoint to the next (AR(1) 0.95 per
+                       checkpoint in log space) instead of an independent draw
 
       Options (as for the service):
       """.formatted(String.join(", ", Families.names()), seedList(EvaluationSeeds.DEFAULT),

@@ -13,12 +13,12 @@ import java.util.List;
  *     --seed 1 --only disk_throttling_a[,...] [--severity-scale X] [--onset-minutes M]
  *     [--scrape-seconds S] [--interval-seconds I] [--parallelism P]
  *     [--exporter-scrape-seconds E] [--noise gaussian|heavy|ar|slow] [--load-rise F] [--aligned-timeout]
- *     [--lookback-hours H]</pre>
+ *     [--in-flight-wander] [--lookback-hours H]</pre>
  *
  * <p>{@code --severity-scale}, {@code --onset-minutes}, {@code --scrape-seconds},
  * {@code --interval-seconds}, {@code --parallelism}, {@code --exporter-scrape-seconds},
- * {@code --noise}, {@code --load-rise} and {@code --aligned-timeout} stress
- * the fault jobs as {@code accuracy} does ({@link FaultStress}).
+ * {@code --noise}, {@code --load-rise}, {@code --aligned-timeout} and
+ * {@code --in-flight-wander} stress the fault jobs as {@code accuracy} does ({@link FaultStress}).
  */
 public final class Family1Replay {
   private Family1Replay() {}
@@ -36,6 +36,7 @@ public final class Family1Replay {
     HealthStress.Noise noise = HealthStress.Noise.GAUSSIAN;
     double loadRise = 1;
     boolean alignedTimeout = false;
+    boolean wanderingInFlight = false;
     double lookbackHours = 1;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -51,6 +52,7 @@ public final class Family1Replay {
         case "--noise" -> noise = HealthStress.noise(args[++i]);
         case "--load-rise" -> loadRise = Double.parseDouble(args[++i]);
         case "--aligned-timeout" -> alignedTimeout = true;
+        case "--in-flight-wander" -> wanderingInFlight = true;
         case "--lookback-hours" -> lookbackHours = Double.parseDouble(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
@@ -59,7 +61,8 @@ public final class Family1Replay {
       throw new IllegalArgumentException("seed " + seed + " is not a train seed");
     }
     for (GeneratedScenario s : new Family1(new FaultStress(scale, onset, scrape, interval,
-        parallelism, exporterScrape, noise, loadRise, alignedTimeout)).scenarios(seed)) {
+        parallelism, exporterScrape, noise, loadRise, alignedTimeout, wanderingInFlight))
+        .scenarios(seed)) {
       String name = s.truth().name();
       if (!only.isEmpty() && only.stream().noneMatch(name::startsWith)) {
         continue;

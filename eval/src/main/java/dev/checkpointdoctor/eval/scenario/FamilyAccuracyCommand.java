@@ -17,9 +17,10 @@ import java.util.Set;
 final class FamilyAccuracyCommand {
   private static final String PER_JOB = "--per-job";
   private static final String ALIGNED_TIMEOUT = "--aligned-timeout";
+  private static final String WANDERING_IN_FLIGHT = "--in-flight-wander";
   private static final String STRESS = "--severity-scale, --onset-minutes, --scrape-seconds, "
-      + "--interval-seconds, --parallelism, --exporter-scrape-seconds, --noise, --load-rise and "
-      + "--aligned-timeout";
+      + "--interval-seconds, --parallelism, --exporter-scrape-seconds, --noise, --load-rise, "
+      + "--aligned-timeout and --in-flight-wander";
 
   private FamilyAccuracyCommand() {}
 
@@ -39,10 +40,12 @@ final class FamilyAccuracyCommand {
     double loadRise = 1;
     boolean perJob = args.contains(PER_JOB);
     boolean alignedTimeout = args.contains(ALIGNED_TIMEOUT);
+    boolean wanderingInFlight = args.contains(WANDERING_IN_FLIGHT);
     DetectorSettings settings;
     try {
       List<String> rest = new ArrayList<>(args);
-      rest.removeIf(a -> a.equals(PER_JOB) || a.equals(ALIGNED_TIMEOUT));
+      rest.removeIf(a -> a.equals(PER_JOB) || a.equals(ALIGNED_TIMEOUT)
+          || a.equals(WANDERING_IN_FLIGHT));
       DetectorFlags.Parsed parsed = DetectorFlags.parse(rest,
           Set.of("--family", "--seeds", "--threads", "--write", "--only",
               "--severity-scale", "--onset-minutes", "--scrape-seconds", "--interval-seconds",
@@ -77,7 +80,7 @@ final class FamilyAccuracyCommand {
       }
       if (severityScale != 1 || onsetMinutes != 0 || scrape != 0 || interval != 0
           || parallelism != 0 || exporterScrape != 0 || noise != HealthStress.Noise.GAUSSIAN
-          || loadRise != 1 || alignedTimeout) {
+          || loadRise != 1 || alignedTimeout || wanderingInFlight) {
         if (!Family1.NAME.equals(family.name())) {
           throw new UsageException(STRESS + " stress family1's train faults only");
         }
@@ -86,7 +89,7 @@ final class FamilyAccuracyCommand {
         }
         try {
           family = new Family1(new FaultStress(severityScale, onsetMinutes, scrape, interval,
-              parallelism, exporterScrape, noise, loadRise, alignedTimeout));
+              parallelism, exporterScrape, noise, loadRise, alignedTimeout, wanderingInFlight));
         } catch (IllegalArgumentException e) {
           throw new UsageException(e.getMessage());
         }

@@ -33,10 +33,15 @@ package dev.checkpointdoctor.eval.scenario;
  *     turns them unaligned only under back-pressure (Flink's aligned-checkpoint timeout), so it
  *     persists no in-flight data before its trouble: the train jobs persist some all along, so
  *     a rule can tell them unaligned from the first minute while it could not tell this one
+ * @param wanderingInFlight every fault job that runs unaligned checkpoints persists in-flight
+ *     data that follows the slowly changing fill of its buffers (AR(1) in log space, 0.95 per
+ *     checkpoint, spread 0.5) instead of an independent draw per checkpoint: the train jobs'
+ *     in-flight data is uncorrelated, so a rank test decides its rise in a few checkpoints
+ *     while for this one it could not
  */
 public record FaultStress(double severityScale, double onsetMinutes, int scrapeSeconds,
     int intervalSeconds, int parallelism, int exporterScrapeSeconds, HealthStress.Noise noise,
-    double loadRise, boolean alignedTimeout) {
+    double loadRise, boolean alignedTimeout, boolean wanderingInFlight) {
   public static final FaultStress NONE = new FaultStress(1, 0, 0, 0, 0, 0);
 
   public FaultStress(double severityScale, double onsetMinutes) {
@@ -60,6 +65,13 @@ public record FaultStress(double severityScale, double onsetMinutes, int scrapeS
       double loadRise) {
     this(severityScale, onsetMinutes, scrapeSeconds, intervalSeconds, parallelism,
         exporterScrapeSeconds, noise, loadRise, false);
+  }
+
+  public FaultStress(double severityScale, double onsetMinutes, int scrapeSeconds,
+      int intervalSeconds, int parallelism, int exporterScrapeSeconds, HealthStress.Noise noise,
+      double loadRise, boolean alignedTimeout) {
+    this(severityScale, onsetMinutes, scrapeSeconds, intervalSeconds, parallelism,
+        exporterScrapeSeconds, noise, loadRise, alignedTimeout, false);
   }
 
   public FaultStress {

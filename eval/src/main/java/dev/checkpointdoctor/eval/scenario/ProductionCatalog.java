@@ -128,6 +128,9 @@ final class ProductionCatalog {
     if (stress.alignedTimeout() && unaligned) {
       traits = traits.withAlignedTimeout();
     }
+    if (stress.wanderingInFlight() && unaligned) {
+      traits = traits.withWanderingInFlight();
+    }
     if (stress.exporterScrapeSeconds() > 0) {
       traits = traits.withExporterEvery(
           (int) Math.max(1, Math.round(stress.exporterScrapeSeconds() / (double) l.scrape)));

@@ -40,6 +40,9 @@ package dev.checkpointdoctor.eval.scenario;
  *     back-pressure holds the barriers up (Flink's
  *     {@code execution.checkpointing.aligned-checkpoint-timeout}): no in-flight data is persisted
  *     while the job is not back-pressured ({@link FaultStress#alignedTimeout()}); false = as drawn
+ * @param wanderingInFlight unaligned checkpoints persist in-flight data that wanders with the
+ *     buffers' fill from one checkpoint to the next ({@link FaultStress#wanderingInFlight()});
+ *     false = an independent draw per checkpoint, as drawn
  */
 public record ProductionTraits(
     double dailyAmplitude,
@@ -62,10 +65,12 @@ public record ProductionTraits(
     HealthStress.Cycle cycleShape,
     int exporterEvery,
     double loadRise,
-    boolean alignedTimeout) {
+    boolean alignedTimeout,
+    boolean wanderingInFlight) {
 
   static final ProductionTraits NONE = new ProductionTraits(0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0,
-      false, 0, 0, 0, 1, HealthStress.Noise.GAUSSIAN, HealthStress.Cycle.SINE, 1, 1, false);
+      false, 0, 0, 0, 1, HealthStress.Noise.GAUSSIAN, HealthStress.Cycle.SINE, 1, 1, false,
+      false);
 
   boolean redeploys() {
     return redeployAtHours >= 0;
@@ -78,68 +83,78 @@ public record ProductionTraits(
   ProductionTraits withCycle(double amplitude, double peakHour, double dip, double coupling) {
     return new ProductionTraits(amplitude, peakHour, dip, coupling, growthPerHour,
         redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter, declinedAtStart,
-        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout);
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout,
+        wanderingInFlight);
   }
 
   ProductionTraits withRedeploy(double atHours, int parallelism, int intervalSeconds,
       double level) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, atHours, parallelism, intervalSeconds, level, declinedAtStart,
-        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout);
+        slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout,
+        wanderingInFlight);
   }
 
   ProductionTraits withGrowth(double perHour) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         perHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout);
+        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout,
+        wanderingInFlight);
   }
 
   ProductionTraits withStart(int declined, double slowPerDay, boolean heavyTail) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout);
+        declined, slowPerDay, heavyTail, storageSlowdown, normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout,
+        wanderingInFlight);
   }
 
   ProductionTraits withStorage(double slowdown, double normalSeconds) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
-        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout);
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, slowdown, normalSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout,
+        wanderingInFlight);
   }
 
   ProductionTraits withFaultScale(double scale) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, scale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout);
+        normalDurationSeconds, rampMinutes, scale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout,
+        wanderingInFlight);
   }
 
   ProductionTraits withRamp(double minutes) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, minutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout);
+        normalDurationSeconds, minutes, faultScale, noise, cycleShape, exporterEvery, loadRise, alignedTimeout,
+        wanderingInFlight);
   }
 
   ProductionTraits withHealthStress(HealthStress.Noise model, HealthStress.Cycle shape) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, faultScale, model, shape, exporterEvery, loadRise, alignedTimeout);
+        normalDurationSeconds, rampMinutes, faultScale, model, shape, exporterEvery, loadRise, alignedTimeout,
+        wanderingInFlight);
   }
 
   ProductionTraits withExporterEvery(int scrapes) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, scrapes, loadRise, alignedTimeout);
+        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, scrapes, loadRise, alignedTimeout,
+        wanderingInFlight);
   }
 
   ProductionTraits withLoadRise(double factor) {
     return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
-        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, factor, alignedTimeout);
+        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, factor, alignedTimeout,
+        wanderingInFlight);
   }
 
   ProductionTraits withAlignedTimeout() {
@@ -147,7 +162,15 @@ public record ProductionTraits(
         growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
         declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
         normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise,
-        true);
+        true, wanderingInFlight);
+  }
+
+  ProductionTraits withWanderingInFlight() {
+    return new ProductionTraits(dailyAmplitude, dailyPeakHour, weekendDip, stateLoadCoupling,
+        growthPerHour, redeployAtHours, parallelismAfter, intervalAfterSeconds, levelAfter,
+        declinedAtStart, slowCheckpointsPerDay, heavyTailedInFlight, storageSlowdown,
+        normalDurationSeconds, rampMinutes, faultScale, noise, cycleShape, exporterEvery, loadRise,
+        alignedTimeout, true);
   }
 
   /** The input rise starts this long before the fault's onset ... */

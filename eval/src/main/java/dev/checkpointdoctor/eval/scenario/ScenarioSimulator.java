@@ -86,6 +86,9 @@ final class ScenarioSimulator {
   private double runSize;
   private double runFull;
   private double runPersisted;
+  // in-flight data that wanders with the buffers' fill (ProductionTraits.wanderingInFlight)
+  private double inFlightLevel = -1;
+  private double inFlightWander;
   private double[][] runDelay;
   private double[][] runAlign;
   private long checkpointId;
@@ -460,8 +463,17 @@ final class ScenarioSimulator {
     }
     double persisted = 0;
     if (spec.unaligned()) {
-      persisted = spec.traits().heavyTailedInFlight() ? effects.inFlight(p, load)
-          : p * uniform(0.2e6, 2e6);
+      if (spec.traits().wanderingInFlight()) {
+        if (inFlightLevel < 0) {
+          inFlightLevel = uniform(0.2e6, 2e6);
+        }
+        inFlightWander = 0.95 * inFlightWander + Math.sqrt(1 - 0.95 * 0.95) * gaussian();
+        persisted = p * inFlightLevel * Math.pow(load, 1.5) * Math.exp(0.5 * inFlightWander)
+            * Math.exp(0.05 * gaussian());
+      } else {
+        persisted = spec.traits().heavyTailedInFlight() ? effects.inFlight(p, load)
+            : p * uniform(0.2e6, 2e6);
+      }
       if (physics != null && is(Fault.UNALIGNED_CHECKPOINT_INFLATION)) {
         persisted = physics.inFlight(persisted, Math.min(1, (1 - theta) * 5));
       } else if (theta < 1) {

@@ -164,6 +164,45 @@ class FaultStressTest {
     assertThat(late).isGreaterThan(10);
   }
 
+  /**
+   * With the in-flight data wandering with the buffers' fill, one checkpoint's amount before the
+   * fault predicts the next (lag-1 autocorrelation of the logs of the distinct values well
+   * above what the independent draw gives).
+   */
+  @Test
+  void wanderingInFlightDataIsCorrelatedFromOneCheckpointToTheNext() {
+    String job = "unaligned_checkpoint_inflation_a";
+    FaultStress wandering = new FaultStress(1, 0, 0, 0, 0, 0, HealthStress.Noise.GAUSSIAN, 1,
+        false, true);
+    assertThat(lag1OfCheckpointsBeforeTheFault(faultJob(FaultStress.NONE, job))).isLessThan(0.5);
+    assertThat(lag1OfCheckpointsBeforeTheFault(faultJob(wandering, job))).isGreaterThan(0.7);
+  }
+
+  private static double lag1OfCheckpointsBeforeTheFault(GeneratedScenario s) {
+    long onset = s.truth().faultStartMs();
+    List<Double> logs = new ArrayList<>();
+    double last = Double.NaN;
+    for (double[] p : persisted(s)) {
+      // the gauge repeats the last completed checkpoint's value on every scrape
+      if (p[0] < onset && p[1] > 0 && p[1] != last) {
+        logs.add(Math.log(p[1]));
+        last = p[1];
+      }
+    }
+    assertThat(logs).hasSizeGreaterThan(30);
+    double mean = logs.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+    double num = 0;
+    double den = 0;
+    for (int i = 0; i < logs.size(); i++) {
+      double d = logs.get(i) - mean;
+      den += d * d;
+      if (i > 0) {
+        num += d * (logs.get(i - 1) - mean);
+      }
+    }
+    return num / den;
+  }
+
   /** (event time, value) of every lastCheckpointPersistedData sample, in play order. */
   private static List<double[]> persisted(GeneratedScenario s) {
     return samples(s, labels -> labels.get("__name__").endsWith("lastCheckpointPersistedData"));
