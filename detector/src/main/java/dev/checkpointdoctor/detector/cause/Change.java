@@ -19,7 +19,8 @@ import dev.checkpointdoctor.detector.model.Signal;
  *     no change
  * @param pHigher one-sided p-value of "higher than before"
  * @param pLower one-sided p-value of "lower than before"
- * @param basis {@code earlier values} or {@code baseline}
+ * @param basis {@code earlier values}, {@code earlier spread}, {@code band spread} or
+ *     {@code baseline}
  */
 record Change(Signal signal, String scope, double now, double before, double superiority,
     double pHigher, double pLower, int recentCount, int earlierCount, String basis) {
@@ -30,6 +31,10 @@ record Change(Signal signal, String scope, double now, double before, double sup
   static final double MIN_SUPERIORITY = 0.8;
   static final String EARLIER = "earlier values";
   static final String BASELINE = "baseline";
+  /** Basis of {@link SpreadTest}: how far above the earlier values' own spread. */
+  static final String SPREAD = "earlier spread";
+  /** Basis of {@link SpreadTest#pHigherThanBand}: how far above the learned band's spread. */
+  static final String BAND = "band spread";
 
   static Change none(Signal signal, String scope) {
     return new Change(signal, scope, Double.NaN, Double.NaN, 0.5, 1, 1, 0, 0, "none");
@@ -70,6 +75,14 @@ record Change(Signal signal, String scope, double now, double before, double sup
   String test(boolean up) {
     double p = up ? pHigher : pLower;
     String pp = p < 0.001 ? "p < 0.001" : String.format(java.util.Locale.ROOT, "p = %.3f", p);
+    if (BAND.equals(basis)) {
+      return String.format(java.util.Locale.ROOT, "%s above the learned band's spread, "
+          + "%d values", pp, recentCount);
+    }
+    if (SPREAD.equals(basis)) {
+      return String.format(java.util.Locale.ROOT, "%s above the earlier values' log spread, "
+          + "%d recent against %d earlier values", pp, recentCount, earlierCount);
+    }
     return BASELINE.equals(basis)
         ? String.format(java.util.Locale.ROOT, "sign test against the baseline, %s, %d values",
             pp, recentCount)

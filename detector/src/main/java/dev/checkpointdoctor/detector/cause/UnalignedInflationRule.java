@@ -1,5 +1,6 @@
 package dev.checkpointdoctor.detector.cause;
 
+import dev.checkpointdoctor.detector.model.BaselineSummary;
 import dev.checkpointdoctor.detector.model.CauseHypothesis.Evidence;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
@@ -28,7 +29,77 @@ final class UnalignedInflationRule implements CauseRule {
       return c;
     }
     Change pressed = sincePressed(job, h);
-    return pressed != null && pressed.higherBy(floor) ? pressed : null;
+    if (pressed != null && pressed.higherBy(floor)) {
+      return pressed;
+    }
+    Change far = farAbove(job, h);
+    return far != null && far.higherBy(floor) ? far : null;
+  }
+
+  /**
+   * The checkpoints that carry the buffers (see {@link #carriedFrom}) by how far above the normal
+   * they sit ({@link SpreadTest}), or null while fewer than {@link #MIN_CHECKPOINTS} have
+   * completed: against the uncarried checkpoints' own spread and against the learned band's, the
+   * smaller p-value doubled for the two looks (Bonferroni). In-flight data that follows the slowly
+   * changing fill of the buffers is so correlated from one checkpoint to the next that the rank
+   * test needs more checkpoints than {@link #MAX_CHECKPOINTS} to decide even a twentyfold rise,
+   * and the back-pressure it explains would be named first; the sign test against the baseline's
+   * median, once the uncarried checkpoints have aged out of the raw history, cannot tell a value
+   * far outside the band from one just above the median and hovered around significance, so the
+   * diagnosis went back and forth between the in-flight data and the back-pressure.
+   */
+  static Change farAbove(JobEvidence job, SeriesHistory h) {
+    if (h == null) {
+      return null;
+    }
+    double[] recent = JobEvidence.slice(h, carriedFrom(job, h), Long.MAX_VALUE);
+    if (recent.length < MIN_CHECKPOINTS) {
+      return null;
+    }
+    Change earlier = aboveEarlierSpread(h, recent, uncarried(job, h));
+    Change band = aboveBand(job, h, recent);
+    if (earlier == null || band == null) {
+      Change one = earlier == null ? band : earlier;
+      return one;
+    }
+    Change best = earlier.pHigher() <= band.pHigher() ? earlier : band;
+    return withP(best, Math.min(1, 2 * best.pHigher()));
+  }
+
+  private static Change withP(Change c, double p) {
+    return new Change(c.signal(), c.scope(), c.now(), c.before(), c.superiority(), p, 1,
+        c.recentCount(), c.earlierCount(), c.basis());
+  }
+
+  private static Change aboveEarlierSpread(SeriesHistory h, double[] recent, double[] before) {
+    if (before.length < JobEvidence.MIN_EARLIER) {
+      return null;
+    }
+    double dependence = RankTests.dependence(before, before);
+    double p = SpreadTest.pHigher(before, recent, dependence);
+    double superiority = RankTests.mannWhitney(before, recent, dependence).superiority();
+    return new Change(h.signal(), h.scope(), Stats.median(recent), Stats.median(before),
+        superiority, p, 1, recent.length, before.length, Change.SPREAD);
+  }
+
+  /**
+   * Against the learned baseline, whose band is at least {@code bandWidth} spreads wide on each
+   * side, so its half-width over the band width bounds the spread from above. The superiority is
+   * the share of the checkpoints above the band.
+   */
+  private static Change aboveBand(JobEvidence job, SeriesHistory h, double[] recent) {
+    BaselineSummary b = job.baseline(h.signal(), h.scope());
+    if (b == null) {
+      return null;
+    }
+    double spread = (b.upper() - b.expected()) / job.settings().bandWidth();
+    double p = SpreadTest.pHigherThanBand(b.expected(), spread, recent);
+    double above = 0;
+    for (double v : recent) {
+      above += v > b.upper() ? 1 : 0;
+    }
+    return new Change(h.signal(), h.scope(), Stats.median(recent), b.expected(),
+        above / recent.length, p, 1, recent.length, 0, Change.BAND);
   }
 
   /**
