@@ -1,7 +1,10 @@
 package dev.checkpointdoctor.detector.cause;
 
+import dev.checkpointdoctor.detector.model.CauseHypothesis.Evidence;
+import dev.checkpointdoctor.detector.model.Diagnosis;
 import dev.checkpointdoctor.detector.model.SeriesHistory;
 import dev.checkpointdoctor.detector.model.Signal;
+import java.util.List;
 
 /**
  * A node disk's I/O rate flat at a ceiling well below its earlier peaks: the shape of a
@@ -52,9 +55,89 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
   private static final Signal[] RATES = {
       Signal.DISK_WRITE_IOPS, Signal.DISK_READ_IOPS, Signal.DISK_WRITE_BYTES};
 
-  /** The most convincing plateau on the job's disks, or null. */
+  /**
+   * The most convincing plateau on the job's disks, else the one the job's standing diagnosis
+   * named if it still holds ({@link #remembered}), else null.
+   */
   static DiskPlateau find(JobEvidence job) {
-    return job.memo("disk_plateau", () -> search(job));
+    return job.memo("disk_plateau", () -> {
+      DiskPlateau p = search(job);
+      return p != null ? p : remembered(job);
+    });
+  }
+
+  /**
+   * The ceiling a standing disk_throttling diagnosis named, while the disk still runs at or below
+   * it and is still saturated. A plateau is proven against the rates before it, and the raw
+   * history keeps two hours: two hours into a throttle nothing from before is left, the search
+   * finds no ceiling, and the diagnosis fell to RocksDB stalls (the ceiling's own consequence)
+   * until a fresh plateau formed against the throttle's own earlier minutes (family 1 train seed
+   * 2 disk_throttling_a: four changes of cause in 100 min). What the diagnosis quoted is the
+   * memory; the present must still show it. {@code earlierAboveShare} is NaN: not measured now.
+   */
+  static DiskPlateau remembered(JobEvidence job) {
+    Diagnosis d = job.view().standing();
+    if (d == null || !Cause.DISK_THROTTLING.id().equals(d.cause()) || d.ranked().isEmpty()) {
+      return null;
+    }
+    Evidence flat = null;
+    for (Evidence e : d.ranked().get(0).evidence()) {
+      if (Evidence.FLAT.equals(e.relation()) && e.sinceMs() >= 0 && e.observed() > 0) {
+        flat = e;
+        break;
+      }
+    }
+    Signal signal = flat == null ? null : Signal.byId(flat.signal()).orElse(null);
+    if (signal == null) {
+      return null;
+    }
+    double ceiling = flat.observed() * (1 + MAX_RELATIVE_RANGE);
+    SeriesHistory best = null;
+    double bestGap = Double.POSITIVE_INFINITY;
+    List<SeriesHistory> candidates = new java.util.ArrayList<>(job.histories(signal));
+    candidates.addAll(TotalIopsHistory.of(job));
+    for (SeriesHistory h : candidates) {
+      if (!h.scope().equals(flat.scope()) || h.signal() != signal) {
+        continue;
+      }
+      // the per-signal rate or the read+write total, whichever sits at the named level now
+      Windows w = Windows.of(h, WINDOW_MS);
+      if (w.size < MIN_WINDOWS) {
+        continue;
+      }
+      double level = Stats.median(java.util.Arrays.copyOfRange(w.mean, w.size - MIN_WINDOWS,
+          w.size));
+      double gap = Math.abs(level - flat.observed()) / flat.observed();
+      if (level <= ceiling && level >= signal.absoluteFloor() && stayedUnder(w, flat.sinceMs(),
+          ceiling) && gap < bestGap) {
+        best = h;
+        bestGap = gap;
+      }
+    }
+    if (best == null) {
+      return null;
+    }
+    double util = Double.NaN;
+    for (SeriesHistory u : job.histories(Signal.DISK_UTILIZATION)) {
+      if (u.scope().equals(flat.scope())) {
+        util = job.recentMedian(u);
+      }
+    }
+    if (!(util >= DiskThrottlingRule.SATURATED)) {
+      return null;
+    }
+    return new DiskPlateau(signal, best instanceof TotalIopsHistory, flat.scope(),
+        flat.observed(), flat.spread(), flat.sinceMs(), flat.expected(), util, Double.NaN);
+  }
+
+  /** No two windows in a row since {@code sinceMs} above {@code ceiling} (one is a hiccup). */
+  private static boolean stayedUnder(Windows w, long sinceMs, double ceiling) {
+    for (int i = Math.max(1, w.index(sinceMs)); i < w.size; i++) {
+      if (w.mean[i] > ceiling && w.mean[i - 1] > ceiling) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static DiskPlateau search(JobEvidence job) {

@@ -46,7 +46,14 @@ final class DiskThrottlingRule implements CauseRule {
     if (disk == null) {
       return f;
     }
-    if (p != null) {
+    if (p != null && Double.isNaN(p.earlierAboveShare())) {
+      f.supportFlat(0.35, p.signal(), p.scope(), p.level(), p.halfWidth(), p.earlierPeak(),
+          Double.NaN, p.sinceMs(), String.format(
+              "%s on %s still at or below the ceiling of %s it has held since %s (peaks "
+                  + "before %s); disk busy %s.", p.what(), p.scope(), p.amount(p.level()),
+              JobEvidence.clock(p.sinceMs()), p.amount(p.earlierPeak()),
+              Fmt.pct(p.utilization())));
+    } else if (p != null) {
       f.supportFlat(0.35, p.signal(), p.scope(), p.level(), p.halfWidth(), p.earlierPeak(),
           Double.NaN, p.sinceMs(), String.format(
               "%s on %s flat at %s ± %s since %s; before, %s of the rates were above it "

@@ -1,0 +1,48 @@
+package dev.checkpointdoctor.detector.cause;
+
+import static dev.checkpointdoctor.detector.cause.CauseRankerScenarioTest.NORMAL_MIN;
+import static dev.checkpointdoctor.detector.cause.CauseRankerScenarioTest.describe;
+import static dev.checkpointdoctor.detector.cause.CauseRankerScenarioTest.diagnosis;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A burst-credit disk throttled for three hours, longer than the raw history the rules read
+ * (two hours): once no rate from before the ceiling is left to prove it against, the ceiling
+ * named at the start must stay named while the disk still runs under it, saturated, rather than
+ * give way to the RocksDB stalls it causes.
+ */
+class DiskCeilingPastTheRawHistoryTest {
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3})
+  void aCeilingNamedStaysNamedWhileTheDiskStillRunsUnderIt(long seed) {
+    FlinkJobSim s = new FlinkJobSim(seed, 3, 2, 30, seed % 2 == 0);
+    s.run(0, NORMAL_MIN, (x, f) -> { });
+    double ceiling = Math.round(1.3 * s.baseIops * 0.5);
+    List<String> named = s.namedScrapeByScrape(360, (x, f) -> {
+      for (int m = 0; m < x.tms; m++) {
+        x.writeIops[m] = ceiling * 0.75 * (1 + 0.01 * x.rnd.nextGaussian());
+        x.readIops[m] = ceiling * 0.25 * (1 + 0.01 * x.rnd.nextGaussian());
+        x.util[m] = 0.97 + 0.03 * x.rnd.nextDouble();
+        x.latencyMs[m] = 40 * x.jitter();
+      }
+      for (int i = 0; i < x.parallelism; i++) {
+        x.busy[1][i] = 950 + 50 * x.rnd.nextDouble();
+        x.delayedRate[i] = x.rnd.nextDouble() < 0.5 ? 8 << 20 : 0;
+        x.stallUsPerS[i] = 80_000 * x.jitter();
+        x.pending[i] = (600L << 20) * x.jitter();
+      }
+      x.durationMs = x.baseDurationMs * 4 * x.jitter();
+    });
+    int first = named.indexOf("disk_throttling");
+    assertThat(first).as("named within 10 min: %s", named).isBetween(0, 20);
+    assertThat(named.subList(first, named.size())).as(describe(diagnosis(s)))
+        .allMatch("disk_throttling"::equals);
+    assertThat(CauseRankerScenarioTest.sentences(diagnosis(s)))
+        .contains("still at or below the ceiling of");
+  }
+}
