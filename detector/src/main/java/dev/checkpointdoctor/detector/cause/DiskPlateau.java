@@ -56,13 +56,16 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
       Signal.DISK_WRITE_IOPS, Signal.DISK_READ_IOPS, Signal.DISK_WRITE_BYTES};
 
   /**
-   * The most convincing plateau on the job's disks, else the one the job's standing diagnosis
-   * named if it still holds ({@link #remembered}), else null.
+   * The plateau the job's standing diagnosis named if it still holds ({@link #remembered}), else
+   * the most convincing plateau on the job's disks, else null. The named one comes first: a
+   * search hours into a throttle may find a calm stretch of another rate (the write throughput,
+   * whose block sizes wander under a ceiling on IOPS), and a diagnosis that moved to it lost the
+   * ceiling the next time that rate wandered.
    */
   static DiskPlateau find(JobEvidence job) {
     return job.memo("disk_plateau", () -> {
-      DiskPlateau p = search(job);
-      return p != null ? p : remembered(job);
+      DiskPlateau p = remembered(job);
+      return p != null ? p : search(job);
     });
   }
 

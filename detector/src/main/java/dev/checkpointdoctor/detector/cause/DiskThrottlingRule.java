@@ -40,6 +40,10 @@ final class DiskThrottlingRule implements CauseRule {
       // queue now (its own rate may need a few more windows to show a ceiling)
       p = null;
     }
+    if (p == null) {
+      // nor does it take back the ceiling this job's diagnosis already named, if that holds
+      p = DiskPlateau.remembered(job);
+    }
     // Without a plateau the busiest disk is judged, as before: picking the queueing one instead
     // named a slow (not throttled) lab disk a ceiling before its plateau could be judged.
     String disk = p != null ? p.scope() : busiestDisk(job);
