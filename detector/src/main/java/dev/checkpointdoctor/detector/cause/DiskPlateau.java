@@ -64,8 +64,12 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
    */
   static DiskPlateau find(JobEvidence job) {
     return job.memo("disk_plateau", () -> {
-      DiskPlateau p = remembered(job);
-      return p != null ? p : search(job);
+      DiskPlateau named = remembered(job);
+      DiskPlateau found = search(job);
+      if (found != null && (named == null || replaces(found, named))) {
+        return found;
+      }
+      return named != null ? named : found;
     });
   }
 
@@ -131,6 +135,19 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     }
     return new DiskPlateau(signal, best instanceof TotalIopsHistory, flat.scope(),
         flat.observed(), flat.spread(), flat.sinceMs(), flat.expected(), util, Double.NaN);
+  }
+
+  /**
+   * Whether a ceiling proven afresh says more than the one named: yes, unless it is a calm disk
+   * that is not saturated, or a calm stretch of the throughput standing in for a ceiling named
+   * on the same disk's I/Os (block sizes wander under it).
+   */
+  private static boolean replaces(DiskPlateau found, DiskPlateau named) {
+    if (!found.saturated()) {
+      return false;
+    }
+    return !(found.scope().equals(named.scope()) && found.signal() == Signal.DISK_WRITE_BYTES
+        && named.signal() != Signal.DISK_WRITE_BYTES);
   }
 
   /** No two windows in a row since {@code sinceMs} above {@code ceiling} (one is a hiccup). */
