@@ -59,8 +59,7 @@ final class UnalignedInflationRule implements CauseRule {
     Change earlier = aboveEarlierSpread(h, recent, uncarried(job, h));
     Change band = aboveBand(job, h, recent);
     if (earlier == null || band == null) {
-      Change one = earlier == null ? band : earlier;
-      return one;
+      return earlier == null ? band : earlier; // one look: nothing to correct for
     }
     Change best = earlier.pHigher() <= band.pHigher() ? earlier : band;
     return withP(best, Math.min(1, 2 * best.pHigher()));
