@@ -38,8 +38,8 @@ final class UnalignedInflationRule implements CauseRule {
 
   /**
    * The checkpoints that carry the buffers (see {@link #carriedFrom}) by how far above the normal
-   * they sit ({@link SpreadTest}), or null while fewer than {@link #MIN_CHECKPOINTS} have
-   * completed: against the uncarried checkpoints' own spread and against the learned band's, the
+   * they sit ({@link SpreadTest}), or null while the job is not back-pressured or fewer than
+   * {@link #MIN_CHECKPOINTS} have completed: against the uncarried checkpoints' own spread and against the learned band's, the
    * smaller p-value doubled for the two looks (Bonferroni). In-flight data that follows the slowly
    * changing fill of the buffers is so correlated from one checkpoint to the next that the rank
    * test needs more checkpoints than {@link #MAX_CHECKPOINTS} to decide even a twentyfold rise,
@@ -49,7 +49,10 @@ final class UnalignedInflationRule implements CauseRule {
    * diagnosis went back and forth between the in-flight data and the back-pressure.
    */
   static Change farAbove(JobEvidence job, SeriesHistory h) {
-    if (h == null) {
+    Change bp = GcPressureRule.strongest(job, Signal.BACKPRESSURE);
+    if (h == null || bp == null || !bp.higher()) {
+      // without back-pressure the buffers are not full: in-flight data that wanders this far on
+      // its own is the wander, and was named as inflation hours before a fault
       return null;
     }
     double[] recent = JobEvidence.slice(h, carriedFrom(job, h), Long.MAX_VALUE);
