@@ -49,18 +49,9 @@ class DiskCeilingPastTheRawHistoryTest {
           }
           continue;
         }
-        x.writeIops[m] = ceiling * 0.75 * (1 + 0.01 * x.rnd.nextGaussian());
-        x.readIops[m] = ceiling * 0.25 * (1 + 0.01 * x.rnd.nextGaussian());
-        x.util[m] = 0.97 + 0.03 * x.rnd.nextDouble();
-        x.latencyMs[m] = 40 * x.jitter();
+        FlinkJobSim.throttledDisk(x, m, ceiling);
       }
-      for (int i = 0; i < x.parallelism; i++) {
-        x.busy[1][i] = 950 + 50 * x.rnd.nextDouble();
-        x.delayedRate[i] = x.rnd.nextDouble() < 0.5 ? 8 << 20 : 0;
-        x.stallUsPerS[i] = 80_000 * x.jitter();
-        x.pending[i] = (600L << 20) * x.jitter();
-      }
-      x.durationMs = x.baseDurationMs * 4 * x.jitter();
+      FlinkJobSim.rocksDbStalling(x);
     });
     int first = named.indexOf("disk_throttling");
     assertThat(first).as("named within 10 min: %s", named).isBetween(0, 20);

@@ -164,6 +164,28 @@ public final class FlinkJobSim {
     };
   }
 
+  /**
+   * One TaskManager's disk held at {@code ceiling} IOPS (three quarters writes), busy ~100 %,
+   * 40 ms per I/O.
+   */
+  static void throttledDisk(FlinkJobSim x, int m, double ceiling) {
+    x.writeIops[m] = ceiling * 0.75 * (1 + 0.01 * x.rnd.nextGaussian());
+    x.readIops[m] = ceiling * 0.25 * (1 + 0.01 * x.rnd.nextGaussian());
+    x.util[m] = 0.97 + 0.03 * x.rnd.nextDouble();
+    x.latencyMs[m] = 40 * x.jitter();
+  }
+
+  /** RocksDB stalling behind a slow disk: busy keyed task, delayed writes, stall time, debt. */
+  static void rocksDbStalling(FlinkJobSim x) {
+    for (int i = 0; i < x.parallelism; i++) {
+      x.busy[1][i] = 950 + 50 * x.rnd.nextDouble();
+      x.delayedRate[i] = x.rnd.nextDouble() < 0.5 ? 8 << 20 : 0;
+      x.stallUsPerS[i] = 80_000 * x.jitter();
+      x.pending[i] = (600L << 20) * x.jitter();
+    }
+    x.durationMs = x.baseDurationMs * 4 * x.jitter();
+  }
+
   /** Normal operation for {@code normalMinutes}, then the fault for {@code faultMinutes}. */
   public FlinkJobSim run(double normalMinutes, double faultMinutes, Scenario fault) {
     long faultStart = now + (long) (normalMinutes * 60_000);
