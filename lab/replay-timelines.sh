@@ -19,7 +19,7 @@ for rec in "$dir"/*.prom.gz; do
   scenario=${name#flink2-}
   expected=$scenario
   # scenarios whose name is not their cause (lab/README.md)
-  [ "$scenario" = rocksdb_slow_local_disk ] && expected=rocksdb_write_stall
+  [ "$scenario" = rocksdb_slow_local_disk ] && expected=local_disk_slow
   t=$(grep -m1 -o 'injected at T = [^ ]*' "$run" | awk '{print $5}')
   [ -n "$t" ] || continue
   t_ms=$(date -d "$t" +%s%3N)

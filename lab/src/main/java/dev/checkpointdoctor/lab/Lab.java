@@ -124,11 +124,12 @@ public final class Lab {
     },
     /**
      * RocksDB's local dir on a volume with NFS-like, variable latency from T ({@link NfsLikeDisk}):
-     * slow without a ceiling. The operator is to be told that RocksDB stalls (its remedy: a fast
-     * local disk for the local dir), not that a disk is throttled at a ceiling it does not have.
-     * Root, /dev/fuse, a C compiler, loop devices.
+     * slow without a ceiling. The operator is to be told that the local dir's disk is slow (its
+     * remedy: a fast local disk for the local dir), not that a disk is throttled at a ceiling it
+     * does not have, nor that RocksDB stalls (on 2.3.0 it did not). Root, /dev/fuse, a C
+     * compiler, loop devices.
      */
-    rocksdb_slow_local_disk("rocksdb_write_stall", "file", "rocksdb") {
+    rocksdb_slow_local_disk("local_disk_slow", "file", "rocksdb") {
       @Override
       void inject(boolean on) {
         Faults.nfsSlow = on;

@@ -7,6 +7,7 @@ import static dev.checkpointdoctor.detector.cause.Cause.CPU_THROTTLING;
 import static dev.checkpointdoctor.detector.cause.Cause.DATA_SKEW;
 import static dev.checkpointdoctor.detector.cause.Cause.DISK_THROTTLING;
 import static dev.checkpointdoctor.detector.cause.Cause.GC_PRESSURE;
+import static dev.checkpointdoctor.detector.cause.Cause.LOCAL_DISK_SLOW;
 import static dev.checkpointdoctor.detector.cause.Cause.ROCKSDB_WRITE_STALL;
 import static dev.checkpointdoctor.detector.cause.Cause.STATE_GROWTH;
 import static dev.checkpointdoctor.detector.cause.Cause.UNALIGNED_CHECKPOINT_INFLATION;
@@ -39,6 +40,9 @@ final class CausalModel {
       // lag and back-pressure their upstream, and checkpoints slow down (SSTs read from it).
       .when(DISK_THROTTLING).leadsTo(ROCKSDB_WRITE_STALL, BACKPRESSURE, DATA_SKEW,
           CHECKPOINT_STORAGE_SLOW, CHECKPOINT_INTERVAL_TOO_SHORT, UNALIGNED_CHECKPOINT_INFLATION)
+      // A local disk slow per I/O (no ceiling) does the same to RocksDB and the tasks on it.
+      .when(LOCAL_DISK_SLOW).leadsTo(ROCKSDB_WRITE_STALL, BACKPRESSURE, DATA_SKEW,
+          CHECKPOINT_STORAGE_SLOW, CHECKPOINT_INTERVAL_TOO_SHORT, UNALIGNED_CHECKPOINT_INFLATION)
       // GC pauses stop the task threads: back-pressure, slow synchronous checkpoint phases.
       .when(GC_PRESSURE).leadsTo(BACKPRESSURE, DATA_SKEW, CHECKPOINT_STORAGE_SLOW,
           CHECKPOINT_INTERVAL_TOO_SHORT, UNALIGNED_CHECKPOINT_INFLATION)
@@ -63,6 +67,7 @@ final class CausalModel {
   /** The sign each cause is recognised by, as a sentence names it. */
   private static final Map<Cause, String> SIGN = new EnumMap<>(Map.ofEntries(
       Map.entry(DISK_THROTTLING, "the disk ceiling"),
+      Map.entry(LOCAL_DISK_SLOW, "the slow disk"),
       Map.entry(ROCKSDB_WRITE_STALL, "RocksDB stalls"),
       Map.entry(GC_PRESSURE, "GC time"),
       Map.entry(CPU_THROTTLING, "CPU throttling"),

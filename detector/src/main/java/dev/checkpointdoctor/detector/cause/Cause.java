@@ -11,6 +11,12 @@ public enum Cause {
       "Move RocksDB's working directory (state.backend.rocksdb.localdir) to a local NVMe/SSD, or "
           + "give the volume a sustained IOPS budget: gp3 (3,000 IOPS baseline, provisionable) or "
           + "io2 provisioned IOPS instead of burstable gp2/st1/sc1, or a larger gp2 volume."),
+  LOCAL_DISK_SLOW(
+      "Move RocksDB's working directory (state.backend.rocksdb.localdir) off the slow volume to "
+          + "a local SSD or NVMe disk (on Kubernetes an emptyDir or local persistent volume, not "
+          + "NFS, EFS or a network block device shared with other workloads); check the device "
+          + "for errors and neighbours (iostat -x, dmesg); with incremental checkpoints the "
+          + "uploads read the same disk."),
   STATE_GROWTH(
       "Bound the state: set state TTL (StateTtlConfig) on keyed state that is never cleared, use "
           + "RocksDB with incremental checkpoints (execution.checkpointing.incremental: true), "

@@ -36,7 +36,8 @@ public final class CauseRanker implements Diagnoser {
       Signal.CHECKPOINT_START_DELAY, Signal.CHECKPOINT_ALIGNMENT, Signal.CHECKPOINT_BUSY_SHARE);
 
   private final DetectorSettings settings;
-  private final List<CauseRule> rules = List.of(new DiskThrottlingRule(), new StateGrowthRule(),
+  private final List<CauseRule> rules = List.of(new DiskThrottlingRule(), new LocalDiskSlowRule(),
+      new StateGrowthRule(),
       new BackpressureRule(), new UnalignedInflationRule(), new RocksDbWriteStallRule(),
       new GcPressureRule(), new CheckpointStorageSlowRule(), new DataSkewRule(),
       new CpuThrottlingRule(), new CheckpointIntervalTooShortRule());

@@ -338,6 +338,14 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
     return java.util.Arrays.copyOf(out, n);
   }
 
+  /**
+   * The mean rates of {@code h} over {@link #WINDOW_MS} windows that start at or after {@code
+   * fromMs}: what a plateau is judged on, for a rule that quotes how far from flat they are.
+   */
+  static double[] windowRates(SeriesHistory h, long fromMs) {
+    return Windows.of(h, WINDOW_MS).from(fromMs);
+  }
+
   /** Mean rates over consecutive windows of at least {@code ms} (first point of each: its start). */
   private record Windows(long[] start, double[] mean, int size) {
     static Windows of(SeriesHistory h, long ms) {

@@ -137,6 +137,19 @@ final class DiskThrottlingRule implements CauseRule {
           Evidence.CONTEXT, Double.NaN, Double.NaN, -1,
           "But the state is growing too (" + growth.sentence() + "), which also loads the disk."));
     }
+    LocalDiskSlowRule.SlowDisk slowDisk = p != null && queued != null
+        && !queued.equals(p.scope()) ? LocalDiskSlowRule.judge(job, queued) : null;
+    if (slowDisk != null && slowDisk.swing() != null) {
+      // Two disks of the job in trouble, the one whose requests wait longest with no ceiling:
+      // a volume slow per I/O (an NFS server shared by both) whose other disk's rate read as
+      // flat for a while, not a throttle (both TaskManagers of a test job on one slow volume
+      // named the ceiling and the slow disk in turn).
+      f.against(0.5, new Evidence(Signal.DISK_LATENCY.id(), queued, slowDisk.latency().now(),
+          slowDisk.latency().before(), Evidence.HIGHER, Double.NaN, Double.NaN,
+          slowDisk.sinceMs(), String.format("But the disk whose requests wait longest, %s (%s ms "
+              + "per I/O, was %s ms), has no ceiling: its rate swings.", queued,
+              Fmt.num(slowDisk.latency().now()), Fmt.num(slowDisk.latency().before()))));
+    }
     if (p != null && p.utilization() < IDLE_UTILIZATION) {
       // An exhausted burst bucket queues requests, so the device reads busy; a disk that is
       // mostly idle at the lower rate is being asked for less (the job slowed for another
@@ -219,7 +232,7 @@ final class DiskThrottlingRule implements CauseRule {
    * Whether I/O latency {@code now} is the queue behind a ceiling: {@link #QUEUEING_FACTOR} times
    * its earlier level {@code before} and above what a disk under no queue shows.
    */
-  private static boolean queues(double now, double before) {
+  static boolean queues(double now, double before) {
     return now >= QUEUEING_FACTOR * before && now >= Signal.DISK_LATENCY.absoluteFloor();
   }
 
@@ -284,7 +297,7 @@ final class DiskThrottlingRule implements CauseRule {
    * I/Os completed per busy second on one disk (read plus write IOPS over utilisation, at the
    * timestamps where all three were observed), now against before; null when not computable.
    */
-  private static Change capacity(JobEvidence job, String disk) {
+  static Change capacity(JobEvidence job, String disk) {
     SeriesHistory util = GcPressureRule.series(job, Signal.DISK_UTILIZATION, disk);
     if (util == null) {
       return null;

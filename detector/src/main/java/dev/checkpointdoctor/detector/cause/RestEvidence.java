@@ -200,6 +200,8 @@ final class RestEvidence {
             phaseSentence + " The sync phase flushes RocksDB's memtables to its local dir.");
         corroborate(findings, Cause.DISK_THROTTLING, 0.1, phaseScope, phaseMs, timeout,
             phaseSentence + " The sync phase flushes RocksDB's memtables to its local dir.");
+        corroborate(findings, Cause.LOCAL_DISK_SLOW, 0.1, phaseScope, phaseMs, timeout,
+            phaseSentence + " The sync phase flushes RocksDB's memtables to its local dir.");
       }
       case START_DELAY, ALIGNMENT -> {
         corroborate(findings, Cause.BACKPRESSURE, 0.1, phaseScope, phaseMs, timeout,
@@ -363,6 +365,7 @@ final class RestEvidence {
     corroborate(findings, Cause.ROCKSDB_WRITE_STALL, 0.15, scope, Double.NaN, Double.NaN,
         sentence);
     corroborate(findings, Cause.DISK_THROTTLING, 0.1, scope, Double.NaN, Double.NaN, sentence);
+    corroborate(findings, Cause.LOCAL_DISK_SLOW, 0.2, scope, Double.NaN, Double.NaN, sentence);
     corroborate(findings, Cause.CHECKPOINT_STORAGE_SLOW, 0.1, scope, Double.NaN, Double.NaN,
         sentence);
     Finding said = new Finding(Cause.UNKNOWN);

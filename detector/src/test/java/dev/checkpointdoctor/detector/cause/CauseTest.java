@@ -15,7 +15,7 @@ class CauseTest {
   @Test
   void idsAreExactlyTheOnesTheApiAndAlertsUse() {
     assertThat(Arrays.stream(Cause.values()).map(Cause::id)).containsExactly(
-        "disk_throttling", "state_growth", "backpressure", "unaligned_checkpoint_inflation",
+        "disk_throttling", "local_disk_slow", "state_growth", "backpressure", "unaligned_checkpoint_inflation",
         "rocksdb_write_stall", "gc_pressure", "checkpoint_storage_slow", "data_skew",
         "cpu_throttling", "checkpoint_interval_too_short", "unknown");
   }

@@ -54,15 +54,14 @@ class LabRecordingReplayTest {
    * The disk runs join node_exporter's disks to the MiniCluster's TaskManager with the service's
    * --host-alias (the lab's Flink scrape names the empty host "minicluster"), as the live runs did.
    * The slow local disk (RocksDB on an NFS-like volume, no ceiling) is to be named
-   * rocksdb_write_stall: docs/causes/rocksdb_write_stall.md.
+   * local_disk_slow: docs/causes/local_disk_slow.md.
    */
   @ParameterizedTest
   @CsvSource({
       "disk_throttling, disk_throttling",
-      "rocksdb_slow_local_disk, rocksdb_write_stall",
-      // not the scenario's cause: on 2.3.0 RocksDB reported no stall at all and the live run
-      // never named rocksdb_write_stall (lab/README.md); it alerted disk_throttling first
-      "flink2-rocksdb_slow_local_disk, disk_throttling"})
+      "rocksdb_slow_local_disk, local_disk_slow",
+      // on 2.3.0 RocksDB reported no stall at all (lab/README.md): the disk itself is the sign
+      "flink2-rocksdb_slow_local_disk, local_disk_slow"})
   void diskRunsReplayWithTheirHostAlias(String recording, String cause) throws Exception {
     assertThat(causes(recording, DISK_JOIN)).as("diagnoses of %s", recording).contains(cause);
   }
@@ -87,17 +86,15 @@ class LabRecordingReplayTest {
       // named first, 6 s after the quota was cut (the young job's RocksDB size drift of a few
       // KiB is no longer read as state growth by the trend test of StateTrend/GrowthTest)
       "flink2-cpu_throttling, cpu_throttling, false, cpu_throttling, 6, cpu_throttling",
-      // named first, 14 s after the delays began; the live run alerted it at T+15 s
-      "rocksdb_slow_local_disk, rocksdb_write_stall, true, rocksdb_write_stall, 14, "
-          + "rocksdb_write_stall",
-      // never named, in no ranking: RocksDB on 2.3.0 reported no stall at all (stall micros and
-      // write stops 0 throughout), so the slow disk read as a throttled disk, then as slow
-      // checkpoints and back-pressure. state_growth is listed second at 0.2, below the answer
-      // threshold, with the rule's own objection: the size grew 1.3 times in 2 min (uncompacted
+      // named once the disk's rate has had the windows a ceiling needs and none showed; RocksDB
+      // stalls were named first (14 s after the delays began; the live run alerted them at
+      // T+15 s), then a saturated stretch read as a ceiling
+      "rocksdb_slow_local_disk, local_disk_slow, true, X, 93, local_disk_slow",
+      // the same on 2.3.0, where RocksDB did not stall: first the busy, queueing disk as a
+      // ceiling not yet judged, then the slow disk. state_growth is listed below the answer
+      // threshold with the rule's own objection: the size grew 1.3 times in 2 min (uncompacted
       // RocksDB files) while checkpoints got 40 times slower in one step
-      "flink2-rocksdb_slow_local_disk, rocksdb_write_stall, true, disk_throttling state_growth, "
-          + "never, "
-          + "backpressure"})
+      "flink2-rocksdb_slow_local_disk, local_disk_slow, true, Y, 92, local_disk_slow"})
   void answerOnTheLiveRunsOfIssue16IsPinned(String recording, String cause, boolean hostAlias,
       String firstRanking, String namedAfterSeconds, String atTheEnd) throws Exception {
     long t = injectedAt(recording).toEpochMilli();
