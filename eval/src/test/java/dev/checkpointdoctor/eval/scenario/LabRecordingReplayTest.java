@@ -89,12 +89,13 @@ class LabRecordingReplayTest {
       // named once the disk's rate has had the windows a ceiling needs and none showed; RocksDB
       // stalls were named first (14 s after the delays began; the live run alerted them at
       // T+15 s), then a saturated stretch read as a ceiling
-      "rocksdb_slow_local_disk, local_disk_slow, true, X, 93, local_disk_slow",
+      "rocksdb_slow_local_disk, local_disk_slow, true, rocksdb_write_stall, 92, local_disk_slow",
       // the same on 2.3.0, where RocksDB did not stall: first the busy, queueing disk as a
       // ceiling not yet judged, then the slow disk. state_growth is listed below the answer
       // threshold with the rule's own objection: the size grew 1.3 times in 2 min (uncompacted
       // RocksDB files) while checkpoints got 40 times slower in one step
-      "flink2-rocksdb_slow_local_disk, local_disk_slow, true, Y, 92, local_disk_slow"})
+      "flink2-rocksdb_slow_local_disk, local_disk_slow, true, disk_throttling state_growth, 92, "
+          + "local_disk_slow"})
   void answerOnTheLiveRunsOfIssue16IsPinned(String recording, String cause, boolean hostAlias,
       String firstRanking, String namedAfterSeconds, String atTheEnd) throws Exception {
     long t = injectedAt(recording).toEpochMilli();
