@@ -2,6 +2,7 @@ package dev.checkpointdoctor.eval.scenario;
 
 import dev.checkpointdoctor.detector.cause.UnknownCauseDiagnoser;
 import dev.checkpointdoctor.detector.model.Anomaly;
+import dev.checkpointdoctor.detector.model.Diagnosis;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,10 +19,11 @@ import java.util.List;
  *     after the fault, or -1
  * @param firstSignal that anomaly's signal, or null
  * @param firstKnownCause the first cause other than {@code unknown} the diagnosis named at or
- *     after the fault's start, or null
+ *     after the fault's start, or null; a diagnosis standing when the fault began counts as
+ *     named at its start
  * @param firstKnownAtMs when, or -1
  * @param expectedAtMs event time of the first diagnosis naming the expected cause at or after
- *     the fault's start, or -1
+ *     the fault's start (the start itself when it already stood then), or -1
  * @param wrongBefore other known causes named after the fault's start and before the expected
  *     one, distinct, in order (all of them when the expected cause is never named)
  * @param early the anomalies that started before the fault (none for a healthy control)
@@ -43,37 +45,28 @@ record CauseTimeline(int anomaliesBefore, int anomaliesTotal, long firstAnomalyA
     int total = 0;
     long firstAfter = -1;
     String signal = null;
-    String firstKnown = null;
-    long firstKnownAt = -1;
-    long expectedAt = -1;
-    List<String> wrong = new ArrayList<>();
-    List<String> taken = new ArrayList<>();
     List<Anomaly> early = new ArrayList<>();
-    String lastKnown = null;
+    Naming naming = new Naming(expected);
+    // the diagnosis standing before the fault's start (null: none, or closed), until settled
+    Diagnosis standing = null;
+    boolean settled = healthy;
     for (TimelineEvent e : events) {
       if (!e.job().equals(job)) {
         continue;
       }
-      if (e.kind() == TimelineEvent.Kind.DIAGNOSIS_CHANGED && !healthy && e.after() != null) {
-        String cause = e.after().cause();
-        boolean known = !cause.equals(UnknownCauseDiagnoser.UNKNOWN);
-        if (expectedAt >= 0) {
-          // through unknown or a closed diagnosis too: what the operator sees next is this cause
-          if (known && expected.equals(lastKnown) && !cause.equals(expected)) {
-            taken.add(cause);
+      if (e.kind() == TimelineEvent.Kind.DIAGNOSIS_CHANGED && !healthy) {
+        if (e.atMs() < faultStartMs) {
+          standing = e.after();
+          continue;
+        }
+        if (!settled) {
+          settled = true;
+          if (e.atMs() > faultStartMs) {
+            naming.stands(standing, faultStartMs);
           }
-          lastKnown = known ? cause : lastKnown;
-        } else if (e.atMs() >= faultStartMs) {
-          if (known && firstKnown == null) {
-            firstKnown = cause;
-            firstKnownAt = e.atMs();
-          }
-          if (cause.equals(expected)) {
-            expectedAt = e.atMs();
-            lastKnown = cause;
-          } else if (known && !wrong.contains(cause)) {
-            wrong.add(cause);
-          }
+        }
+        if (e.after() != null) {
+          naming.named(e.after().cause(), e.atMs());
         }
       }
       if (e.kind() != TimelineEvent.Kind.ANOMALY_OPENED) {
@@ -91,7 +84,60 @@ record CauseTimeline(int anomaliesBefore, int anomaliesTotal, long firstAnomalyA
         signal = a.signal().id();
       }
     }
-    return new CauseTimeline(before, total, firstAfter, signal, firstKnown, firstKnownAt,
-        expectedAt, List.copyOf(wrong), List.copyOf(early), List.copyOf(taken));
+    if (!settled) {
+      naming.stands(standing, faultStartMs);
+    }
+    return new CauseTimeline(before, total, firstAfter, signal, naming.firstKnown,
+        naming.firstKnownAt, naming.expectedAt, List.copyOf(naming.wrong), List.copyOf(early),
+        List.copyOf(naming.taken));
+  }
+
+  /** The causes the diagnosis named from the fault's start on, in the order they came. */
+  private static final class Naming {
+    private final String expected;
+    String firstKnown;
+    long firstKnownAt = -1;
+    long expectedAt = -1;
+    final List<String> wrong = new ArrayList<>();
+    final List<String> taken = new ArrayList<>();
+    private String lastKnown;
+
+    Naming(String expected) {
+      this.expected = expected;
+    }
+
+    /**
+     * The diagnosis standing when the fault begins is what the operator is told from its start:
+     * named at the start, right or wrong. Otherwise a right cause named on the fault's early
+     * signs (a burst-credit disk drained for hours before its credits run out) and kept would
+     * read "nothing", while one that flapped away and back would read "named".
+     */
+    void stands(Diagnosis d, long startMs) {
+      if (d != null) {
+        named(d.cause(), startMs);
+      }
+    }
+
+    void named(String cause, long atMs) {
+      boolean known = !cause.equals(UnknownCauseDiagnoser.UNKNOWN);
+      if (expectedAt >= 0) {
+        // through unknown or a closed diagnosis too: what the operator sees next is this cause
+        if (known && expected.equals(lastKnown) && !cause.equals(expected)) {
+          taken.add(cause);
+        }
+        lastKnown = known ? cause : lastKnown;
+        return;
+      }
+      if (known && firstKnown == null) {
+        firstKnown = cause;
+        firstKnownAt = atMs;
+      }
+      if (cause.equals(expected)) {
+        expectedAt = atMs;
+        lastKnown = cause;
+      } else if (known && !wrong.contains(cause)) {
+        wrong.add(cause);
+      }
+    }
   }
 }

@@ -103,12 +103,54 @@ class FamilyJudgeTest {
   }
 
   @Test
-  void diagnosesBeforeTheFaultDoNotCountAsNamingACause() {
-    diagnosis(FAULT - 60_000, "backpressure", false);
+  void aDiagnosisClosedBeforeTheFaultDoesNotCountAsNamingACause() {
+    diagnosis(FAULT - 600_000, "backpressure", false);
+    closed(FAULT - 60_000);
     diagnosis(FAULT + 60_000, "gc_pressure", false);
     JobResult r = judge(fault("gc_pressure"));
     assertThat(r.namedFirst()).isTrue();
+    assertThat(r.causeDelayMs()).isEqualTo(60_000);
     assertThat(r.timeline().wrongBefore()).isEmpty();
+  }
+
+  @Test
+  void aRightCauseStandingWhenTheFaultBeginsAndKeptIsNamedAtTheStart() {
+    long rise = FAULT - 2 * 3_600_000L;
+    anomaly(rise + 900_000, Signal.DISK_UTILIZATION);
+    diagnosis(rise + 900_000, "disk_throttling", false);
+    JobResult kept = judge(fault("disk_throttling"));
+    assertThat(kept.recalled()).isTrue();
+    assertThat(kept.namedFirst()).isTrue();
+    assertThat(kept.causeDelayMs()).isZero();
+    assertThat(kept.detected()).as("the anomaly before the fault still counts against it")
+        .isFalse();
+
+    diagnosis(FAULT + 600_000, "rocksdb_write_stall", false);
+    diagnosis(FAULT + 900_000, "disk_throttling", false);
+    JobResult flapped = judge(fault("disk_throttling"));
+    assertThat(flapped.causeDelayMs()).as("kept or flapped, named at the start").isZero();
+    assertThat(flapped.takenBackTo()).containsExactly("rocksdb_write_stall");
+  }
+
+  @Test
+  void aWrongCauseStandingWhenTheFaultBeginsIsTheFirstNamed() {
+    diagnosis(FAULT - 60_000, "backpressure", false);
+    diagnosis(FAULT + 60_000, "gc_pressure", false);
+    JobResult r = judge(fault("gc_pressure"));
+    assertThat(r.namedFirst()).isFalse();
+    assertThat(r.recalled()).isTrue();
+    assertThat(r.timeline().firstKnownCause()).isEqualTo("backpressure");
+    assertThat(r.timeline().wrongBefore()).containsExactly("backpressure");
+
+    events.clear();
+    diagnosis(FAULT - 60_000, "backpressure", false);
+    diagnosis(FAULT, "gc_pressure", false);
+    assertThat(judge(fault("gc_pressure")).namedFirst())
+        .as("replaced at the start itself: never stood during the fault").isTrue();
+    events.clear();
+    diagnosis(FAULT - 60_000, "unknown", false);
+    diagnosis(FAULT + 60_000, "gc_pressure", false);
+    assertThat(judge(fault("gc_pressure")).namedFirst()).as("unknown names no cause").isTrue();
   }
 
   @Test
@@ -319,6 +361,11 @@ class FamilyJudgeTest {
   private void diagnosis(long at, String cause, boolean failing) {
     events.add(new TimelineEvent(at, TimelineEvent.Kind.DIAGNOSIS_CHANGED, JOB, null, null,
         diag(cause, failing, null)));
+  }
+
+  private void closed(long at) {
+    events.add(new TimelineEvent(at, TimelineEvent.Kind.DIAGNOSIS_CHANGED, JOB, null,
+        diag("backpressure", false, null), null));
   }
 
   private static Diagnosis diag(String cause, boolean failing, Double hours) {
