@@ -46,7 +46,7 @@ import java.io.IOException;
  *
  * Not thread-safe.
  */
-final class OpeningRule {
+final class OpeningRule extends ExcursionTail {
   /** Far out: beyond this many band half-widths from the expected value. */
   static final double STRONG_BAND = 2.0;
   /** Far-out observations that open an anomaly in a calm scope. */
@@ -80,10 +80,14 @@ final class OpeningRule {
   private long startMs = SignalTracker.NO_RUN;
   private double rate = PRIOR_RATE;
   private double rateBeforeRun = PRIOR_RATE;
-  private ExcursionTail tail = new ExcursionTail(RATE_MEMORY);
+  // the scope's excursions beyond its band are the ExcursionTail this extends
   // how far out the run's newest observations went, for noise that wanders; a holder of their
   // own only while a run is pending (most rules have none most of the time)
   private RunDistances distances = NO_RUN_DISTANCES;
+
+  OpeningRule() {
+    super(RATE_MEMORY);
+  }
 
   /**
    * Counts one observation judged while no anomaly is open.
@@ -113,8 +117,8 @@ final class OpeningRule {
   boolean observe(long tsMs, int at, double distance, double widening, int openAfter,
       RobustBaseline window) {
     // a scope's far-out distance is known once it has been watched for a while
-    boolean farOut = at != 0 && tail.seen() >= TAIL_KNOWN && distance >= farOutDistance();
-    tail.add(at != 0 ? distance : 0);
+    boolean farOut = at != 0 && tailSeen() >= TAIL_KNOWN && distance >= farOutDistance();
+    addToTail(at != 0 ? distance : 0);
     if (at == 0) {
       rate -= rate / RATE_MEMORY;
       clear();
@@ -190,7 +194,7 @@ final class OpeningRule {
 
   /** Band half-widths beyond which an observation of this scope is far out. */
   double farOutDistance() {
-    return tail.beyond(FAR_OUT_SHARE, STRONG_BAND);
+    return tailBeyond(FAR_OUT_SHARE, STRONG_BAND);
   }
 
   /**
@@ -281,7 +285,7 @@ final class OpeningRule {
     out.writeLong(startMs);
     out.writeDouble(rate);
     out.writeDouble(rateBeforeRun);
-    tail.writeTo(out);
+    writeTailTo(out);
     distances.writeTo(out);
   }
 
@@ -297,7 +301,7 @@ final class OpeningRule {
     r.startMs = in.readLong();
     r.rate = in.readDouble();
     r.rateBeforeRun = in.readDouble();
-    r.tail = ExcursionTail.readFrom(in, RATE_MEMORY);
+    r.readTailFrom(in);
     if (withDistances) {
       RunDistances read = new RunDistances(MAX_NEEDED);
       read.readFrom(in);

@@ -10,8 +10,12 @@ package dev.checkpointdoctor.detector.baseline;
  *
  * <p>The baseline reads its times only in arrival order (to weigh the window, to evict the
  * oldest, to forget or to write them), so no time needs to be read on its own. Not thread-safe.
+ *
+ * <p>{@link RobustBaseline} extends it rather than holding one: every tracked series has a
+ * baseline, and its times as an object of their own cost a header, a reference and padding (24
+ * bytes a series). The methods are named for times so that they read as such on the baseline.
  */
-final class PackedTimes {
+class PackedTimes {
   private static final int MAX_VARINT = 10;
   private static final byte[] NONE = new byte[0];
 
@@ -25,12 +29,12 @@ final class PackedTimes {
   private long tailTime;
   private long tailDelta;
 
-  int size() {
+  int timeCount() {
     return size;
   }
 
   /** Appends {@code t} as the newest time. */
-  void add(long t) {
+  void addTime(long t) {
     if (size == 0) {
       headTime = t;
       headDelta = 0;
@@ -54,10 +58,10 @@ final class PackedTimes {
   }
 
   /** Removes and returns the oldest time; the queue must not be empty. */
-  long removeFirst() {
+  long removeFirstTime() {
     long oldest = headTime;
     if (--size == 0) {
-      clear();
+      clearTimes();
       return oldest;
     }
     long zz = 0;
@@ -74,7 +78,7 @@ final class PackedTimes {
   }
 
   /** Writes the times oldest first into {@code out[0, size)}. */
-  void copyTo(long[] out) {
+  void copyTimesTo(long[] out) {
     if (size == 0) {
       return;
     }
@@ -99,7 +103,7 @@ final class PackedTimes {
   }
 
   /** Forgets every time; keeps the bytes' capacity. */
-  void clear() {
+  void clearTimes() {
     size = 0;
     start = 0;
     end = 0;
@@ -108,16 +112,16 @@ final class PackedTimes {
   }
 
   /**
-   * Whether these are the times {@code copy} was last {@link #saveTo saved} from (or equal ones):
+   * Whether these are the times {@code copy} was last {@link #saveTimesTo saved} from (or equal ones):
    * the same first time and distance, and the same bytes after them.
    */
-  boolean matches(Copy copy) {
+  boolean timesMatch(Copy copy) {
     return copy.size == size && copy.headTime == headTime && copy.headDelta == headDelta
         && java.util.Arrays.equals(bytes, start, end, copy.bytes, 0, copy.length);
   }
 
-  /** Makes {@code copy} remember these times, for {@link #matches}. */
-  void saveTo(Copy copy) {
+  /** Makes {@code copy} remember these times, for {@link #timesMatch}. */
+  void saveTimesTo(Copy copy) {
     int used = end - start;
     if (copy.bytes.length < used) {
       copy.bytes = new byte[Math.max(used, 2 * copy.bytes.length)];
@@ -129,7 +133,7 @@ final class PackedTimes {
     copy.headDelta = headDelta;
   }
 
-  /** What {@link #saveTo} remembers of a window's times. */
+  /** What {@link #saveTimesTo} remembers of a window's times. */
   static final class Copy {
     private byte[] bytes = NONE;
     private int length;
@@ -139,7 +143,7 @@ final class PackedTimes {
   }
 
   /** Bytes the entries take now: for tests. */
-  int usedBytes() {
+  int timeBytesUsed() {
     return end - start;
   }
 
