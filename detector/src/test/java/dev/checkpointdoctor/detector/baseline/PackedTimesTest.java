@@ -52,6 +52,8 @@ class PackedTimesTest {
       }
     }
     assertThat(packed.timeBytesUsed()).isEqualTo(119);
+    // a window that stays full keeps little slack beyond its bytes
+    assertThat(packed.timeCapacity()).isLessThanOrEqualTo(119 + 1 + 8);
   }
 
   @Test
