@@ -351,21 +351,58 @@ public final class SignalExtractor {
     long lastTs = NONE;
     /** A job-scope series currently holding its run's frames. */
     boolean member;
-    JobFrames.JobState jobState;
+    /**
+     * What its source keeps of the series' job, TaskManager, disk or container: a series comes
+     * from one source only, so one field serves all four (three references fewer, 16 B a series).
+     */
+    private Object source;
     JobRun run;
     /** How far its cluster's sources have got (task and operator series update it). */
     Placement.Progress progress;
     /** Where a task or operator series places its job. */
     Stay tmStay;
     Stay hostStay;
-    TmSignals.Tm tm;
     /** The series' slot among its TaskManager's GC collectors. */
     int part = -1;
-    NodeSignals.Disk disk;
-    ContainerSignals.Container container;
 
     private Series(MetricRule rule) {
       this.rule = rule;
+    }
+
+    /** A job-scope series' job. */
+    JobFrames.JobState jobState() {
+      return (JobFrames.JobState) source;
+    }
+
+    void jobState(JobFrames.JobState j) {
+      source = j;
+    }
+
+    /** A TaskManager series' TaskManager. */
+    TmSignals.Tm tm() {
+      return (TmSignals.Tm) source;
+    }
+
+    void tm(TmSignals.Tm tm) {
+      source = tm;
+    }
+
+    /** A node series' disk. */
+    NodeSignals.Disk disk() {
+      return (NodeSignals.Disk) source;
+    }
+
+    void disk(NodeSignals.Disk d) {
+      source = d;
+    }
+
+    /** A container series' container. */
+    ContainerSignals.Container container() {
+      return (ContainerSignals.Container) source;
+    }
+
+    void container(ContainerSignals.Container c) {
+      source = c;
     }
 
     /**
