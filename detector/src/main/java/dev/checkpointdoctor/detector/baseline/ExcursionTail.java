@@ -114,6 +114,14 @@ class ExcursionTail {
     return t;
   }
 
+  /** Takes over {@code other}'s tail, of the same memory: other is not used after. */
+  void copyTailFrom(ExcursionTail other) {
+    seen = other.seen;
+    total = other.total;
+    unit = other.unit;
+    weight = other.weight;
+  }
+
   /** Replaces this tail by what {@link #writeTailTo} wrote, of a tail of the same memory. */
   void readTailFrom(DataInput in) throws IOException {
     int seenRead = in.readInt();
