@@ -17,8 +17,12 @@ import java.util.Arrays;
  * band, so a young scope is taken to be calm. At most 41 floats per tracker: the bins up to the
  * furthest one an observation reached (none for a scope that never left its band, as most do
  * not for long stretches; bins it did not reach weigh 0). Not thread-safe.
+ *
+ * <p>{@link OpeningRule} extends it rather than holding one: every tracked series has a rule, and
+ * the tail as an object of its own cost a header and a reference (16 bytes a series). The
+ * methods are named for the tail so that they read as such on the rule.
  */
-final class ExcursionTail {
+class ExcursionTail {
   private static final int BINS_PER_OCTAVE = 4;
   private static final int BINS = 10 * BINS_PER_OCTAVE + 1; // d up to 2^10, the last one open
   /** Rescale the weights before they overflow a float (new weights grow as 1 / decay^n). */
@@ -39,7 +43,7 @@ final class ExcursionTail {
   }
 
   /** Counts one observation; {@code d <= 1} (inside the band) only adds to the total. */
-  void add(double d) {
+  void addToTail(double d) {
     if (seen < decay.memory) {
       seen++;
     }
@@ -66,7 +70,7 @@ final class ExcursionTail {
    * The smallest bin edge {@code 2^(i/4) >= floor} beyond which at most a share {@code p} of the
    * observations went: how far out counts as rare here.
    */
-  double beyond(double p, double floor) {
+  double tailBeyond(double p, double floor) {
     double allowed = p * total;
     double above = 0;
     // walk down from the top while the weight above the edge stays within the allowed share
@@ -84,18 +88,18 @@ final class ExcursionTail {
   }
 
   /** Bins held: for tests. */
-  int binsHeld() {
+  int tailBinsHeld() {
     return weight.length;
   }
 
   /** Observations counted so far, at most the memory. */
-  int seen() {
+  int tailSeen() {
     return seen;
   }
 
   // ---------------------------------------------------------------- snapshot
 
-  void writeTo(DataOutput out) throws IOException {
+  void writeTailTo(DataOutput out) throws IOException {
     // weights relative to a new observation, so a reader starts with unit 1
     out.writeInt(seen);
     out.writeFloat(total / unit);
@@ -106,11 +110,25 @@ final class ExcursionTail {
 
   static ExcursionTail readFrom(DataInput in, int memory) throws IOException {
     ExcursionTail t = new ExcursionTail(memory);
-    t.seen = in.readInt();
-    if (t.seen < 0 || t.seen > memory) {
-      throw new IOException("excursion tail snapshot has seen " + t.seen + " observations");
+    t.readTailFrom(in);
+    return t;
+  }
+
+  /** Takes over {@code other}'s tail, of the same memory: other is not used after. */
+  void copyTailFrom(ExcursionTail other) {
+    seen = other.seen;
+    total = other.total;
+    unit = other.unit;
+    weight = other.weight;
+  }
+
+  /** Replaces this tail by what {@link #writeTailTo} wrote, of a tail of the same memory. */
+  void readTailFrom(DataInput in) throws IOException {
+    int seenRead = in.readInt();
+    if (seenRead < 0 || seenRead > decay.memory) {
+      throw new IOException("excursion tail snapshot has seen " + seenRead + " observations");
     }
-    t.total = in.readFloat();
+    float totalRead = in.readFloat();
     float sum = 0;
     float[] w = new float[BINS];
     int held = 0;
@@ -124,11 +142,13 @@ final class ExcursionTail {
         held = i + 1;
       }
     }
-    t.weight = held == 0 ? NONE : Arrays.copyOf(w, held);
-    if (!(t.total >= sum * 0.999f) || !Float.isFinite(t.total)) {
+    if (!(totalRead >= sum * 0.999f) || !Float.isFinite(totalRead)) {
       throw new IOException("excursion tail snapshot weighs less in total than its tail");
     }
-    return t;
+    seen = seenRead;
+    total = totalRead;
+    unit = 1;
+    weight = held == 0 ? NONE : Arrays.copyOf(w, held);
   }
 
   /**
@@ -162,8 +182,8 @@ final class ExcursionTail {
     }
   }
 
-  @Override
-  public String toString() {
+  /** The tail's bins and total, for test messages. */
+  String tailText() {
     float[] all = Arrays.copyOf(weight, BINS);
     return "ExcursionTail" + Arrays.toString(all) + " of " + total;
   }

@@ -44,9 +44,12 @@ import java.io.IOException;
  *       runLength(FAR_OUT_SHARE, rho)}).
  * </ul>
  *
- * Not thread-safe.
+ * <p>{@link SignalTracker} extends it rather than holding one, as it extends {@link
+ * ExcursionTail}: every tracked series has a tracker, and each object of its own costs a header
+ * and a reference (16 bytes a series). The methods are named for the run so that they read as
+ * such on the tracker. Not thread-safe.
  */
-final class OpeningRule {
+class OpeningRule extends ExcursionTail {
   /** Far out: beyond this many band half-widths from the expected value. */
   static final double STRONG_BAND = 2.0;
   /** Far-out observations that open an anomaly in a calm scope. */
@@ -80,10 +83,14 @@ final class OpeningRule {
   private long startMs = SignalTracker.NO_RUN;
   private double rate = PRIOR_RATE;
   private double rateBeforeRun = PRIOR_RATE;
-  private ExcursionTail tail = new ExcursionTail(RATE_MEMORY);
+  // the scope's excursions beyond its band are the ExcursionTail this extends
   // how far out the run's newest observations went, for noise that wanders; a holder of their
   // own only while a run is pending (most rules have none most of the time)
   private RunDistances distances = NO_RUN_DISTANCES;
+
+  OpeningRule() {
+    super(RATE_MEMORY);
+  }
 
   /**
    * Counts one observation judged while no anomaly is open.
@@ -99,29 +106,29 @@ final class OpeningRule {
    * @return true when the run opens an anomaly; its side and start stay readable until the next
    *     call or {@link #clear}
    */
-  boolean observe(long tsMs, int at, double distance, int openAfter,
+  boolean runOpens(long tsMs, int at, double distance, int openAfter,
       RobustBaseline window) {
-    return observe(tsMs, at, distance, 1, openAfter, window);
+    return runOpens(tsMs, at, distance, 1, openAfter, window);
   }
 
   /**
-   * Counts one observation as {@link #observe(long, int, double, int, RobustBaseline)} does, in a
+   * Counts one observation as {@link #runOpens(long, int, double, int, RobustBaseline)} does, in a
    * band {@code widening} times as wide as the scope's spread alone asks ({@code bandWidth x
    * spread}; a floor, a young band's widening or a load-scaled upper bound make it wider): its
    * edge, and every distance beyond it, is that much further out in the scope's noise.
    */
-  boolean observe(long tsMs, int at, double distance, double widening, int openAfter,
+  boolean runOpens(long tsMs, int at, double distance, double widening, int openAfter,
       RobustBaseline window) {
     // a scope's far-out distance is known once it has been watched for a while
-    boolean farOut = at != 0 && tail.seen() >= TAIL_KNOWN && distance >= farOutDistance();
-    tail.add(at != 0 ? distance : 0);
+    boolean farOut = at != 0 && tailSeen() >= TAIL_KNOWN && distance >= farOutDistance();
+    addToTail(at != 0 ? distance : 0);
     if (at == 0) {
       rate -= rate / RATE_MEMORY;
-      clear();
+      clearRun();
       return false;
     }
     if (at != side) {
-      clear();
+      clearRun();
       side = at;
       startMs = tsMs;
       rateBeforeRun = rate;
@@ -159,7 +166,7 @@ final class OpeningRule {
    * went: its newest {@code j} observations all beyond {@code m} half-widths (the least of them)
    * come by chance at {@code rate(m) * persistence(rate(m), rho)^(j-1)}, where {@code rate(m)}
    * is the scope's out-of-band rate carried out to {@code m} along the Gaussian tail ({@code m}
-   * in edges of a band no wider than the spread asks, see {@link #observe(long, int, double,
+   * in edges of a band no wider than the spread asks, see {@link #runOpens(long, int, double,
    * double, int, RobustBaseline)}). Wandering noise that has just crossed the edge lingers
    * there, so a run that hugs the edge needs as much as the edge's rate asks ({@code m} 1, the
    * whole run); a fault that sits or climbs further out shows it in a shorter stretch at its
@@ -190,7 +197,7 @@ final class OpeningRule {
 
   /** Band half-widths beyond which an observation of this scope is far out. */
   double farOutDistance() {
-    return tail.beyond(FAR_OUT_SHARE, STRONG_BAND);
+    return tailBeyond(FAR_OUT_SHARE, STRONG_BAND);
   }
 
   /**
@@ -234,7 +241,7 @@ final class OpeningRule {
   }
 
   /** Ends the pending run. */
-  void clear() {
+  void clearRun() {
     side = 0;
     outside = 0;
     strong = 0;
@@ -254,39 +261,39 @@ final class OpeningRule {
     distances.add(distance);
   }
 
-  int side() {
+  int runSide() {
     return side;
   }
 
   /** Out-of-band observations in the pending run. */
-  int length() {
+  int pendingLength() {
     return outside;
   }
 
-  long startMs() {
+  long pendingStartMs() {
     return startMs;
   }
 
-  double rate() {
+  double outOfBandRate() {
     return rate;
   }
 
 
   // ---------------------------------------------------------------- snapshot
 
-  void writeTo(DataOutput out) throws IOException {
+  void writeRuleTo(DataOutput out) throws IOException {
     out.writeByte(side);
     out.writeInt(outside);
     out.writeInt(strong);
     out.writeLong(startMs);
     out.writeDouble(rate);
     out.writeDouble(rateBeforeRun);
-    tail.writeTo(out);
+    writeTailTo(out);
     distances.writeTo(out);
   }
 
   /**
-   * Reads a rule written by {@link #writeTo}, or by tracker snapshots before version 5 when
+   * Reads a rule written by {@link #writeRuleTo}, or by tracker snapshots before version 5 when
    * {@code withDistances} is false (no run distances).
    */
   static OpeningRule readFrom(DataInput in, boolean withDistances) throws IOException {
@@ -297,7 +304,7 @@ final class OpeningRule {
     r.startMs = in.readLong();
     r.rate = in.readDouble();
     r.rateBeforeRun = in.readDouble();
-    r.tail = ExcursionTail.readFrom(in, RATE_MEMORY);
+    r.readTailFrom(in);
     if (withDistances) {
       RunDistances read = new RunDistances(MAX_NEEDED);
       read.readFrom(in);
@@ -311,7 +318,19 @@ final class OpeningRule {
     return r;
   }
 
-  /** Reads what {@link #writeTo} wrote. */
+  /** Takes over what {@code other} holds (its run distances too): other is not used after. */
+  void copyRuleFrom(OpeningRule other) {
+    copyTailFrom(other);
+    side = other.side;
+    outside = other.outside;
+    strong = other.strong;
+    startMs = other.startMs;
+    rate = other.rate;
+    rateBeforeRun = other.rateBeforeRun;
+    distances = other.distances;
+  }
+
+  /** Reads what {@link #writeRuleTo} wrote. */
   static OpeningRule readFrom(DataInput in) throws IOException {
     return readFrom(in, true);
   }

@@ -41,7 +41,7 @@ import java.util.Arrays;
  * values as floats (see {@link #narrow}). Arrays start small and grow to
  * {@code windowSize}, because most baselines of a big fleet are young or sparse. Not thread-safe.
  */
-public final class RobustBaseline {
+public final class RobustBaseline extends PackedTimes {
 
   /** Consistency constant turning a MAD into a standard deviation for normal data. */
   public static final double MAD_TO_SIGMA = 1.4826;
@@ -67,8 +67,8 @@ public final class RobustBaseline {
   private final int windowSize;
 
   // ring buffer in arrival order; grows until it holds windowSize slots
-  // the slots' event times, oldest first (the oldest is in slot head once the ring is full)
-  private final PackedTimes times = new PackedTimes();
+  // the slots' event times, oldest first (the oldest is in slot head once the ring is full), are
+  // the PackedTimes this extends
   // Values as floats, half the bytes of doubles: see narrow() for what that rounds.
   private float[] values;
   // ring slots ordered by value (ascending): unsigned bytes while the window holds at most 256
@@ -180,7 +180,7 @@ public final class RobustBaseline {
       }
       int at = oldestPosition(oldest, slot, n);
       moveOrder(at + 1, at, n - 1 - at);
-      times.removeFirst();
+      removeFirstTime();
       n--;
     } else if (n == orderCapacity()) {
       int grown = Math.min(windowSize, n * 2);
@@ -191,7 +191,7 @@ public final class RobustBaseline {
         wideOrder = Arrays.copyOf(wideOrder, grown);
       }
     }
-    times.add(tsMs);
+    addTime(tsMs);
     values[slot] = narrow;
     if (isNegativeZero(value)) {
       negativeZeros++;
@@ -288,7 +288,7 @@ public final class RobustBaseline {
 
   /** Bytes the window's times take. For tests. */
   int timeBytes() {
-    return times.usedBytes();
+    return timeBytesUsed();
   }
 
   /**
@@ -303,13 +303,13 @@ public final class RobustBaseline {
     // this thread often had the very same window of times, and so the very same weights.
     double[] byArrival = scratch.weights(n);
     if (now != scratch.weighedNow || halfLifeMs != scratch.weighedHalfLifeMs
-        || !times.matches(scratch.weighed)) {
+        || !timesMatch(scratch.weighed)) {
       long[] arrival = scratch.times(n);
-      times.copyTo(arrival);
+      copyTimesTo(arrival);
       for (int k = 0; k < n; k++) {
         byArrival[k] = scratch.weight(now - (double) arrival[k], halfLifeMs);
       }
-      times.saveTo(scratch.weighed);
+      saveTimesTo(scratch.weighed);
       scratch.weighedNow = now;
       scratch.weighedHalfLifeMs = halfLifeMs;
     }
@@ -327,7 +327,7 @@ public final class RobustBaseline {
   /** The window's times oldest first. */
   private long[] arrivalTimes() {
     long[] t = new long[count];
-    times.copyTo(t);
+    copyTimesTo(t);
     return t;
   }
 
@@ -574,7 +574,7 @@ public final class RobustBaseline {
     observations = 0;
     firstTs = NO_TIMESTAMP;
     lastTs = NO_TIMESTAMP;
-    times.clear();
+    clearTimes();
     lastMad = 0;
     if (clipped != null) {
       Arrays.fill(clipped, 0);

@@ -49,7 +49,7 @@ import java.io.IOException;
  * <p>Non-finite values are ignored: they change no state and yield a step with {@code score =
  * NaN}, {@code outside = false} and {@link Transition#NONE}. Not thread-safe.
  */
-public final class SignalTracker {
+public final class SignalTracker extends OpeningRule {
 
   /** {@link Step#runStartMs()} when no run is pending and no anomaly is open. */
   public static final long NO_RUN = Long.MIN_VALUE;
@@ -122,7 +122,7 @@ public final class SignalTracker {
   // Created with the first value it records (once the baseline is ready): a learning baseline
   // has no season to remember yet, and most of a big fleet's baselines are young.
   private SeasonalEnvelope seasons;
-  private OpeningRule opening = new OpeningRule();
+  // the pending run and what the scope's excursions taught are the OpeningRule this extends
 
   private boolean open;
   private int openSide; // +1 above, -1 below while open; 0 closed
@@ -296,11 +296,11 @@ public final class SignalTracker {
     // how much wider than its spread asks the band is judged (a floor, youth, the load): its
     // edge is that much further out in the noise
     double widening = band.halfWidth() / (settings().bandWidth() * band.spread());
-    if (opening.observe(tsMs, side, distance, widening, settings().openAfter(), baseline)) {
+    if (runOpens(tsMs, side, distance, widening, settings().openAfter(), baseline)) {
       open = true;
       openSide = side;
-      openStartMs = opening.startMs();
-      opening.clear();
+      openStartMs = pendingStartMs();
+      clearRun();
       insideCount = 0;
       regime = newRegime(settings());
       regime.add(tsMs, value);
@@ -464,7 +464,7 @@ public final class SignalTracker {
   }
 
   private long runStartMs() {
-    return open ? openStartMs : opening.startMs();
+    return open ? openStartMs : pendingStartMs();
   }
 
   private Step step(
@@ -537,7 +537,7 @@ public final class SignalTracker {
       return;
     }
     settleLimitMs = Math.max(settleLimitMs, tsMs + 2 * settings().failureWindow().toMillis());
-    opening.clear();
+    clearRun();
     if (deployed && (signal == null || signal.relearnsAtDeploy())) {
       deployedAtMs = Math.max(deployedAtMs, tsMs);
       // by event time: observations after the start delivered before it stay learned
@@ -550,7 +550,7 @@ public final class SignalTracker {
 
   /** The persistence rule and what it learned of this scope. For tests. */
   OpeningRule openingRule() {
-    return opening;
+    return this;
   }
 
   /** True while an anomaly is open. */
@@ -607,7 +607,7 @@ public final class SignalTracker {
     out.writeInt(trendRun);
     out.writeLong(trendFromMs);
     out.writeDouble(trendFromValue);
-    opening.writeTo(out);
+    writeRuleTo(out);
     SeasonalEnvelope.writeTo(seasons, out);
     out.writeBoolean(regime != null);
     if (regime != null) {
@@ -706,7 +706,7 @@ public final class SignalTracker {
     if (!open && (side != 0 || openStartMs != NO_RUN)) {
       throw new IOException("tracker snapshot is closed with an anomaly side or start");
     }
-    if (open && opening.length() != 0) {
+    if (open && opening.pendingLength() != 0) {
       throw new IOException("tracker snapshot is open with a pending run");
     }
     if (!open && insideCount != 0) {
@@ -725,7 +725,7 @@ public final class SignalTracker {
     t.insideCount = insideCount;
     t.lastTsMs = lastTsMs;
     t.lastObserved = lastObserved;
-    t.opening = opening;
+    t.copyRuleFrom(opening);
     t.seasons = seasons;
     t.lastStartMs = lastStartMs;
     t.settleLimitMs = settleLimitMs;

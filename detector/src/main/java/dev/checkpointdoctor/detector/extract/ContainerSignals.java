@@ -52,14 +52,14 @@ final class ContainerSignals {
       containers.put(key, c);
     }
     c.refs++;
-    s.container = c;
+    s.container(c);
     s.cluster = cluster;
     s.scope = c.scope;
     return true;
   }
 
   void onSample(Series s, long ts, double v, Consumer<Observation> out) {
-    Container c = s.container;
+    Container c = s.container();
     if (ts > c.progress.container) {
       c.progress.container = ts;
     }
@@ -79,7 +79,7 @@ final class ContainerSignals {
   }
 
   void onSeriesEnd(Series s, Consumer<Observation> out) {
-    Container c = s.container;
+    Container c = s.container();
     c.cfs.end(s.rule.kind() == Kind.CFS_PERIODS ? PERIODS : THROTTLED,
         slot -> cfsDone(c, slot, out));
     if (--c.refs <= 0) {

@@ -79,10 +79,10 @@ final class JobFrames {
 
   void onSample(Series s, long ts, double v) {
     // a live series' job and run stay put: a run is dropped only once all its series ended
-    JobState j = s.jobState;
+    JobState j = s.jobState();
     if (j == null) {
       j = jobs.computeIfAbsent(s.job, JobState::new);
-      s.jobState = j;
+      s.jobState(j);
     }
     JobRun run = s.run;
     if (run == null) {
@@ -117,7 +117,7 @@ final class JobFrames {
   }
 
   void onSeriesEnd(Series s, long ts) {
-    JobState j = s.jobState;
+    JobState j = s.jobState();
     JobRun run = s.run;
     if (j == null || run == null) {
       return;

@@ -60,14 +60,14 @@ final class NodeSignals {
       disks.put(key, d);
     }
     d.refs++;
-    s.disk = d;
+    s.disk(d);
     s.cluster = cluster;
     s.scope = d.scope;
     return true;
   }
 
   void onSample(Series s, long ts, double v, Consumer<Observation> out) {
-    Disk d = s.disk;
+    Disk d = s.disk();
     if (ts > d.progress.node) {
       d.progress.node = ts;
     }
@@ -105,7 +105,7 @@ final class NodeSignals {
   }
 
   void onSeriesEnd(Series s, Consumer<Observation> out) {
-    Disk d = s.disk;
+    Disk d = s.disk();
     int part = switch (s.rule.kind()) {
       case DISK_READS -> 0;
       case DISK_WRITES -> 1;

@@ -45,6 +45,8 @@ public final class SignalExtractor {
   private final SignalCatalog catalog;
   private final JobIdentity identity;
   private final Map<Labels, Series> series = new HashMap<>();
+  // series handed out by open(), which their callers keep instead of this map
+  private int openedByCaller;
   private final Placement placement;
   private final PendingJoins joins;
   private final JobFrames jobFrames;
@@ -120,6 +122,17 @@ public final class SignalExtractor {
   }
 
   /**
+   * The state of a new series that the caller keeps for it (as the detector does, in its cursor
+   * per series) instead of this extractor keeping it by label set: a map entry per series fewer
+   * (~40 bytes). Hand it to {@link #onSample(Series, long, double, Consumer)} and end it with
+   * {@link #onSeriesEnd(Series, long, Consumer)}; a series must be opened or tracked, not both.
+   */
+  public Series open(MetricRule rule, Labels labels) {
+    openedByCaller++;
+    return create(rule, labels);
+  }
+
+  /**
    * As {@link #onSample(MetricRule, Labels, long, double, Consumer)} for a series tracked by
    * {@link #track}; the value must not be a stale marker (end the series with {@link
    * #onSeriesEnd} instead).
@@ -151,13 +164,25 @@ public final class SignalExtractor {
 
   public void onSeriesEnd(MetricRule rule, Labels labels, long tsMs, Consumer<Observation> out) {
     Series s = series.remove(labels);
-    if (s == null || s.skip) {
-      if (s != null) {
-        s.ended = true;
-      }
+    if (s != null) {
+      end(s, tsMs, out);
+    }
+  }
+
+  /** Ends a series {@link #open opened} by the caller; it must not be used after. */
+  public void onSeriesEnd(Series s, long tsMs, Consumer<Observation> out) {
+    if (s.ended) {
+      throw new IllegalStateException("the series ended already");
+    }
+    openedByCaller--;
+    end(s, tsMs, out);
+  }
+
+  private void end(Series s, long tsMs, Consumer<Observation> out) {
+    s.ended = true;
+    if (s.skip) {
       return;
     }
-    s.ended = true;
     switch (s.rule.kind().source()) {
       case JOB -> jobFrames.onSeriesEnd(s, tsMs);
       case TASK, ROCKSDB_CF, ROCKSDB_OPERATOR -> tasks.onSeriesEnd(s, tsMs);
@@ -208,7 +233,7 @@ public final class SignalExtractor {
 
   /** Series, jobs, TaskManagers, disks, containers and job placements with state. */
   public int trackedEntities() {
-    return series.size() + jobFrames.size() + tms.size() + nodes.size() + containers.size()
+    return series.size() + openedByCaller + jobFrames.size() + tms.size() + nodes.size() + containers.size()
         + placement.size();
   }
 
@@ -351,21 +376,58 @@ public final class SignalExtractor {
     long lastTs = NONE;
     /** A job-scope series currently holding its run's frames. */
     boolean member;
-    JobFrames.JobState jobState;
+    /**
+     * What its source keeps of the series' job, TaskManager, disk or container: a series comes
+     * from one source only, so one field serves all four (three references fewer, 16 B a series).
+     */
+    private Object source;
     JobRun run;
     /** How far its cluster's sources have got (task and operator series update it). */
     Placement.Progress progress;
     /** Where a task or operator series places its job. */
     Stay tmStay;
     Stay hostStay;
-    TmSignals.Tm tm;
     /** The series' slot among its TaskManager's GC collectors. */
     int part = -1;
-    NodeSignals.Disk disk;
-    ContainerSignals.Container container;
 
     private Series(MetricRule rule) {
       this.rule = rule;
+    }
+
+    /** A job-scope series' job. */
+    JobFrames.JobState jobState() {
+      return (JobFrames.JobState) source;
+    }
+
+    void jobState(JobFrames.JobState j) {
+      source = j;
+    }
+
+    /** A TaskManager series' TaskManager. */
+    TmSignals.Tm tm() {
+      return (TmSignals.Tm) source;
+    }
+
+    void tm(TmSignals.Tm tm) {
+      source = tm;
+    }
+
+    /** A node series' disk. */
+    NodeSignals.Disk disk() {
+      return (NodeSignals.Disk) source;
+    }
+
+    void disk(NodeSignals.Disk d) {
+      source = d;
+    }
+
+    /** A container series' container. */
+    ContainerSignals.Container container() {
+      return (ContainerSignals.Container) source;
+    }
+
+    void container(ContainerSignals.Container c) {
+      source = c;
     }
 
     /**

@@ -59,14 +59,14 @@ final class TmSignals {
       tm.hasAllRate = true;
     }
     tm.refs++;
-    s.tm = tm;
+    s.tm(tm);
     s.cluster = cluster;
     s.scope = tm.scope;
     return true;
   }
 
   void onSample(Series s, long ts, double v, Consumer<Observation> out) {
-    Tm tm = s.tm;
+    Tm tm = s.tm();
     if (ts > tm.progress.tm) {
       tm.progress.tm = ts;
     }
@@ -112,7 +112,7 @@ final class TmSignals {
   }
 
   void onSeriesEnd(Series s, Consumer<Observation> out) {
-    Tm tm = s.tm;
+    Tm tm = s.tm();
     switch (s.rule.kind()) {
       case GC_COLLECTOR_TIME -> {
         tm.gc.end(s.part, slot -> gcDone(tm, slot, out));

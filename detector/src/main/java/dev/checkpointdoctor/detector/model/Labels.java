@@ -21,10 +21,70 @@ public final class Labels {
   // Likewise the route a ShardRouter found for this label set (0: none); see #routeMemo().
   private int routeMemo;
 
+  /** Takes both arrays as they are: the caller must not change them afterwards. */
   private Labels(String[] names, String[] values) {
-    this.names = names;
+    int namesHash = Arrays.hashCode(names);
+    this.names = NameSets.shared(names, namesHash);
     this.values = values;
-    this.hash = 31 * Arrays.hashCode(names) + Arrays.hashCode(values);
+    this.hash = 31 * namesHash + Arrays.hashCode(values);
+  }
+
+  /**
+   * One array per distinct list of label names. The series of one metric, and most series of one
+   * exporter, have the same names in the same order, and the detector keeps a label set per
+   * series for as long as it lives: a 14-label set's names are 72 bytes it need not hold once per
+   * series. Bounded, so label sets whose names keep changing cost at most the bound (beyond it a
+   * set keeps its own array, as all did before); the names in a shared array are interned.
+   */
+  static final class NameSets {
+    static final int MAX = 4096;
+    private static final java.util.concurrent.ConcurrentHashMap<NameList, String[]> SHARED =
+        new java.util.concurrent.ConcurrentHashMap<>();
+
+    private NameSets() {}
+
+    static String[] shared(String[] names, int hash) {
+      NameList key = new NameList(names, hash);
+      String[] found = SHARED.get(key);
+      if (found != null) {
+        return found;
+      }
+      if (SHARED.size() >= MAX) {
+        return names;
+      }
+      String[] canonical = new String[names.length];
+      for (int i = 0; i < names.length; i++) {
+        canonical[i] = names[i].intern();
+      }
+      found = SHARED.putIfAbsent(new NameList(canonical, hash), canonical);
+      return found != null ? found : canonical;
+    }
+
+    static int size() {
+      return SHARED.size();
+    }
+  }
+
+  /** A list of names compared by content, as a key of {@link NameSets}. */
+  private static final class NameList {
+    private final String[] names;
+    private final int hash;
+
+    NameList(String[] names, int hash) {
+      this.names = names;
+      this.hash = hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof NameList other && hash == other.hash
+          && Arrays.equals(names, other.names);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
   }
 
   /** Builds from parallel arrays; sorts by name if they are not sorted already. */
@@ -141,6 +201,11 @@ public final class Labels {
 
   public int size() {
     return names.length;
+  }
+
+  /** Whether both hold their names in one array: for tests. */
+  boolean sharesNamesWith(Labels other) {
+    return names == other.names;
   }
 
   public String name(int i) {

@@ -271,13 +271,15 @@ public final class Detector implements DetectorInput {
       }
       if (Double.doubleToRawLongBits(values[i]) == STALE_NAN_BITS) {
         counted.staleMarkers.incrementAndGet();
-        extractor.onSeriesEnd(cursor.rule, labels, ts, observer);
-        cursor.extracted = null; // the extractor forgot the series; a new sample starts afresh
+        if (cursor.extracted != null) {
+          extractor.onSeriesEnd(cursor.extracted, ts, observer);
+          cursor.extracted = null; // the series ended; a new sample starts afresh
+        }
         continue;
       }
       counted.processed.incrementAndGet();
       if (cursor.extracted == null) {
-        cursor.extracted = extractor.track(cursor.rule, labels);
+        cursor.extracted = extractor.open(cursor.rule, labels);
       }
       extractor.onSample(cursor.extracted, ts, values[i], observer);
     }

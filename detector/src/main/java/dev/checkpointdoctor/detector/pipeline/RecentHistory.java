@@ -56,8 +56,9 @@ final class RecentHistory implements SeriesHistory {
   private int wordsUsed;
   private int skip;
   /** The newest points, not packed yet: fewer than {@link #PART} after the blocks. */
-  private int[] openTimes = new int[INITIAL];
-  private float[] openValues = new float[INITIAL];
+  // each a time offset (high half) and a value's float bits (low half): one array, not an int[]
+  // and a float[] (16 bytes a history fewer, a header and a reference)
+  private long[] openPoints = new long[INITIAL];
   private int open;
   private int size;
   /** Time of point 0 while there is one: checked on every add, so not unpacked each time. */
@@ -136,13 +137,10 @@ final class RecentHistory implements SeriesHistory {
     if (open == PART) {
       seal();
     }
-    if (open == openTimes.length) {
-      int grown = Math.min(PART, openTimes.length * 2);
-      openTimes = java.util.Arrays.copyOf(openTimes, grown);
-      openValues = java.util.Arrays.copyOf(openValues, grown);
+    if (open == openPoints.length) {
+      openPoints = java.util.Arrays.copyOf(openPoints, Math.min(PART, openPoints.length * 2));
     }
-    openTimes[open] = time;
-    openValues[open] = value;
+    openPoints[open] = openPoint(time, value);
     open++;
     if (size++ == 0) {
       firstTimeMs = base + time;
@@ -151,6 +149,10 @@ final class RecentHistory implements SeriesHistory {
 
   /** Packs the full open block as a part block after the others; whole parts become a block. */
   private void seal() {
+    Scratch s = SCRATCH.get();
+    int[] openTimes = s.firstTimes;
+    float[] openValues = s.firstValues;
+    copyOpen(openTimes, openValues, 0);
     int at = partWords.length;
     // exactly: slack would stay for good; a copy of the parts only, a few words
     partWords = java.util.Arrays.copyOf(partWords,
@@ -190,8 +192,7 @@ final class RecentHistory implements SeriesHistory {
     expiredCount += n;
     if (blocks == 0 && parts == 0) {
       size -= n;
-      System.arraycopy(openTimes, n, openTimes, 0, open - n);
-      System.arraycopy(openValues, n, openValues, 0, open - n);
+      System.arraycopy(openPoints, n, openPoints, 0, open - n);
       open -= n;
       return;
     }
@@ -301,8 +302,27 @@ final class RecentHistory implements SeriesHistory {
       PackedBlock.decode(partWords, blockStart[blocks + p], PART, t, v, packed);
       packed += PART;
     }
-    System.arraycopy(openTimes, 0, t, packed, open);
-    System.arraycopy(openValues, 0, v, packed, open);
+    copyOpen(t, v, packed);
+  }
+
+  private static long openPoint(int time, float value) {
+    return (long) time << 32 | Float.floatToRawIntBits(value) & 0xffffffffL;
+  }
+
+  private static int openTime(long point) {
+    return (int) (point >> 32);
+  }
+
+  private static float openValue(long point) {
+    return Float.intBitsToFloat((int) point);
+  }
+
+  /** The open points into {@code t} and {@code v} from {@code at} on. */
+  private void copyOpen(int[] t, float[] v, int at) {
+    for (int k = 0; k < open; k++) {
+      t[at + k] = openTime(openPoints[k]);
+      v[at + k] = openValue(openPoints[k]);
+    }
   }
 
   /** Repacks from scratch: {@code n} points, oldest first, times as offsets from base. */
@@ -349,12 +369,12 @@ final class RecentHistory implements SeriesHistory {
       parts = partsN;
     }
     int rest = n - packed;
-    if (openTimes.length < rest) {
-      openTimes = new int[PART];
-      openValues = new float[PART];
+    if (openPoints.length < rest) {
+      openPoints = new long[PART];
     }
-    System.arraycopy(t, packed, openTimes, 0, rest);
-    System.arraycopy(v, packed, openValues, 0, rest);
+    for (int k = 0; k < rest; k++) {
+      openPoints[k] = openPoint(t[packed + k], v[packed + k]);
+    }
     open = rest;
     size = n;
     if (n > 0) {
@@ -372,7 +392,7 @@ final class RecentHistory implements SeriesHistory {
     if (r < parts * PART) {
       return PackedBlock.time(partWords, blockStart[blocks + r / PART], r % PART);
     }
-    return openTimes[r - parts * PART];
+    return openTime(openPoints[r - parts * PART]);
   }
 
   @Override
@@ -406,13 +426,13 @@ final class RecentHistory implements SeriesHistory {
     if (r < parts * PART) {
       return PackedBlock.value(partWords, blockStart[blocks + r / PART], r % PART);
     }
-    return openValues[r - parts * PART];
+    return openValue(openPoints[r - parts * PART]);
   }
 
   /** Bytes of the arrays this history holds (object headers included), for tests and benches. */
   int arrayBytes() {
     return 16 + 8 * words.length + (partWords.length == 0 ? 0 : 16 + 8 * partWords.length) + 16
-        + 4 * blockStart.length + 2 * (16 + 4 * openTimes.length);
+        + 4 * blockStart.length + 16 + 8 * openPoints.length;
   }
 
   @Override

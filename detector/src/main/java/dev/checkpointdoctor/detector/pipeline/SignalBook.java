@@ -88,7 +88,7 @@ final class SignalBook {
     Entry entry;
     // Reference comparisons suffice: the extractor hands out the same job and scope strings for
     // a series every time; a miss only costs the lookup below.
-    if (hint != null && hint.jobRef == o.job() && hint.key.signal == o.signal()
+    if (hint != null && hint.jobRef == o.job() && hint.signal == o.signal()
         && hint.scopeRef == o.scope()) {
       entry = hint;
     } else {
@@ -131,13 +131,13 @@ final class SignalBook {
     // a checkpoint longer than the spacing checkpoints are taken at is trouble at any load: a
     // young baseline, which forgives unseen load, must not forgive that
     SignalTracker.Step step;
-    if (entry.key.signal == Signal.CHECKPOINT_DURATION && "job".equals(entry.key.scope)) {
+    if (entry.signal == Signal.CHECKPOINT_DURATION && "job".equals(entry.scope)) {
       step = entry.tracker.observe(o.timestampMs(), o.value(), CheckpointSpacing.of(entry.history));
-    } else if (entry.key.signal == Signal.BUSY && entry.inputs != null) {
+    } else if (entry.signal == Signal.BUSY && entry.inputs != null) {
       // busy time that rises with the subtask's input is load; see InputLoad
       step = entry.tracker.observe(o.timestampMs(), o.value(), Double.POSITIVE_INFINITY,
           inputLoad(entry));
-    } else if (entry.key.signal == Signal.CHECKPOINT_AGE && "job".equals(entry.key.scope)) {
+    } else if (entry.signal == Signal.CHECKPOINT_AGE && "job".equals(entry.scope)) {
       // a checkpoint that runs a few times as long as usual now and then is not stuck; once
       // stuck, the slow ones completing meanwhile must not end the anomaly
       Entry duration = job.entries.get(new Key(Signal.CHECKPOINT_DURATION, "job"));
@@ -145,14 +145,14 @@ final class SignalBook {
           duration == null ? Double.NEGATIVE_INFINITY : StuckCheckpoint.ageFrom(
               duration.tracker, entry.open == null ? duration.hourly : null, duration.history,
               o.value()));
-    } else if (followsInput(entry.key)) {
+    } else if (followsInput(entry)) {
       // a state that rises with the job's input over its last hours is load; see InputLevel
       step = entry.tracker.observe(o.timestampMs(), o.value(), Double.POSITIVE_INFINITY,
           stateLoad(job, entry, o));
     } else {
       step = entry.tracker.observe(o.timestampMs(), o.value());
     }
-    if (entry.key.signal == Signal.RECORDS_IN && entry.inputs != null) {
+    if (entry.signal == Signal.RECORDS_IN && entry.inputs != null) {
       entry.inputs.version++; // after the tracker learned: the ratio reads its new band
     }
     if (!job.touched) {
@@ -169,7 +169,7 @@ final class SignalBook {
     }
     switch (step.transition()) {
       case OPENED -> {
-        Entry holder = openSibling(job, entry.key);
+        Entry holder = openSibling(job, entry);
         if (holder != null) {
           // the task's anomaly already stands for this subtask (see openSibling); it starts
           // with the subtask whose run started first, whatever order the shards delivered the
@@ -197,8 +197,8 @@ final class SignalBook {
       }
       case RESOLVED, NEW_NORMAL -> {
         Entry heir = entry.open == null || step.transition() != SignalTracker.Transition.RESOLVED
-            ? null : stillOutSibling(job, entry.key);
-        Entry holder = entry.open == null ? openSibling(job, entry.key) : null;
+            ? null : stillOutSibling(job, entry);
+        Entry holder = entry.open == null ? openSibling(job, entry) : null;
         if (holder != null) {
           // a subtask that joined the task's anomaly is back: the anomaly ends no earlier
           holder.heldEndMs = Math.max(holder.heldEndMs, step.timestampMs());
@@ -265,12 +265,12 @@ final class SignalBook {
     }
     Entry found = null;
     for (Entry e : job.entries.values()) {
-      if (e.key.signal != key.signal || e.key.scope.equals(key.scope)
-          || !task.equals(taskOf(e.key.scope))) {
+      if (e.signal != key.signal || e.scope.equals(key.scope)
+          || !task.equals(taskOf(e.scope))) {
         continue;
       }
       boolean match = holdingAnomaly ? e.open != null : e.open == null && e.tracker.open();
-      if (match && (found == null || e.key.compareTo(found.key) < 0)) {
+      if (match && (found == null || e.compareTo(found) < 0)) {
         found = e;
       }
     }
@@ -311,9 +311,9 @@ final class SignalBook {
     TrendWatch w = entry.trend;
     // with both sizes reported, the full size speaks for the state; the checkpointed size of
     // incremental checkpoints follows the churn, not the state
-    boolean mayOpen = entry.key.signal != Signal.CHECKPOINT_SIZE
+    boolean mayOpen = entry.signal != Signal.CHECKPOINT_SIZE
         || !job.entries.containsKey(new Key(Signal.CHECKPOINT_FULL_SIZE, "job"));
-    if (entry.key.signal != Signal.CHECKPOINT_DURATION) {
+    if (entry.signal != Signal.CHECKPOINT_DURATION) {
       // a state that grows is checkpoint trouble once checkpoints take longer with it (the
       // duration's own trend rises): a size that follows the load while checkpoints do not
       // slow down is no growth to warn of
@@ -335,7 +335,7 @@ final class SignalBook {
     BaselineView band = entry.tracker.view();
     switch (t) {
       case OPENED -> {
-        w.open = new Anomaly(anomalyIds.getAndIncrement(), job.name, entry.key.signal,
+        w.open = new Anomaly(anomalyIds.getAndIncrement(), job.name, entry.signal,
             TrendWatch.SCOPE, true,
             Math.min(w.growingSinceMs(), nowMs), -1, r.toValue(), band.expected(), band.lower(),
             band.upper(), r.rate() * 100,
@@ -453,7 +453,7 @@ final class SignalBook {
 
     void add(Entry recordsIn) {
       // a restored entry replaces the one of its scope
-      subtasks.removeIf(e -> e.key.equals(recordsIn.key));
+      subtasks.removeIf(e -> e.equals(recordsIn));
       subtasks.add(recordsIn);
       version++;
     }
@@ -475,21 +475,21 @@ final class SignalBook {
 
   /** Links a new busy or records-in entry to its task's inputs. */
   private static void attachInputs(Entry entry) {
-    Signal s = entry.key.signal;
-    if ((s != Signal.BUSY && s != Signal.RECORDS_IN) || !entry.key.scope.startsWith("task:")) {
+    Signal s = entry.signal;
+    if ((s != Signal.BUSY && s != Signal.RECORDS_IN) || !entry.scope.startsWith("task:")) {
       return;
     }
-    int slash = entry.key.scope.lastIndexOf('/');
-    String task = slash < 0 ? entry.key.scope : entry.key.scope.substring(0, slash);
+    int slash = entry.scope.lastIndexOf('/');
+    String task = slash < 0 ? entry.scope : entry.scope.substring(0, slash);
     entry.inputs = entry.job.tasks.computeIfAbsent(task, t -> new TaskInputs());
     if (s == Signal.RECORDS_IN) {
       entry.inputs.add(entry);
-      Entry busy = entry.job.entries.get(new Key(Signal.BUSY, entry.key.scope));
+      Entry busy = entry.job.entries.get(new Key(Signal.BUSY, entry.scope));
       if (busy != null) {
         busy.input = entry; // the busy entry came first, or this one replaces its input
       }
     } else {
-      entry.input = entry.job.entries.get(new Key(Signal.RECORDS_IN, entry.key.scope));
+      entry.input = entry.job.entries.get(new Key(Signal.RECORDS_IN, entry.scope));
     }
   }
 
@@ -503,7 +503,7 @@ final class SignalBook {
         // a series that first reports after the job started is part of that start-up too
         entry.tracker.jobStarted(job.lastStartMs, true);
       }
-      job.entries.put(key, entry);
+      job.entries.put(entry, entry);
       attachInputs(entry);
       entryCount++;
     }
@@ -618,7 +618,7 @@ final class SignalBook {
     @Override
     public BaselineSummary baseline(Signal signal, String scope) {
       Entry e = job.entries.get(new Key(signal, scope));
-      return e == null ? null : summary(job, e.key, e);
+      return e == null ? null : summary(job, e, e);
     }
 
     @Override
@@ -741,8 +741,12 @@ final class SignalBook {
       Entry entry = new Entry(job, key, deserialize(t));
       entry.join = t.join();
       entry.open = t.openAnomaly();
-      if (job.entries.put(key, entry) == null) {
+      Entry replaced = job.entries.get(entry);
+      if (replaced == null) {
+        job.entries.put(entry, entry);
         entryCount++;
+      } else {
+        job.replace(replaced, entry);
       }
       attachInputs(entry);
       job.historyIndex = null; // a replaced entry's history must not be handed out any more
@@ -790,7 +794,30 @@ final class SignalBook {
     }
   }
 
-  private record Key(Signal signal, String scope) implements Comparable<Key> {
+  /**
+   * A series of a job: its signal and scope. A class rather than a record so that {@link Entry}
+   * can be its own key in the job's map (one object a series fewer, 24 bytes); equal keys are
+   * equal whichever of the two they are.
+   */
+  private static class Key implements Comparable<Key> {
+    final Signal signal;
+    final String scope;
+
+    Key(Signal signal, String scope) {
+      this.signal = signal;
+      this.scope = scope;
+    }
+
+    @Override
+    public final boolean equals(Object o) {
+      return o instanceof Key k && signal == k.signal && scope.equals(k.scope);
+    }
+
+    @Override
+    public String toString() {
+      return "Key[signal=" + signal + ", scope=" + scope + "]";
+    }
+
     /**
      * From the signal's ordinal, not the enum's identity hash (a record's default), which differs
      * from one JVM run to the next: a job's entries are iterated in hash order (which signal is
@@ -798,21 +825,20 @@ final class SignalBook {
      * order must follow from the data alone.
      */
     @Override
-    public int hashCode() {
+    public final int hashCode() {
       return signal.ordinal() * 31 + scope.hashCode();
     }
 
     @Override
-    public int compareTo(Key o) {
+    public final int compareTo(Key o) {
       int c = signal.compareTo(o.signal);
       return c != 0 ? c : scope.compareTo(o.scope);
     }
   }
 
   /** Opaque outside the book: see {@link #observe}. */
-  static final class Entry {
+  static final class Entry extends Key {
     final Job job;
-    final Key key;
     final SignalTracker tracker;
     /** The job and scope strings of the observation last looked up to this entry. */
     String jobRef;
@@ -837,8 +863,8 @@ final class SignalBook {
     Entry input;
 
     private Entry(Job job, Key key, SignalTracker tracker) {
+      super(key.signal, key.scope);
       this.job = job;
-      this.key = key;
       this.tracker = tracker;
     }
   }
@@ -863,6 +889,21 @@ final class SignalBook {
 
     Job(String name) {
       this.name = name;
+    }
+
+    /**
+     * Puts {@code by} where {@code old}, an equal key, was. A map keeps the key it holds when a
+     * value is put under an equal one, and here the key is the old entry itself: the entries are
+     * put again in the order they are iterated in (the table keeps its size), which leaves that
+     * order, in which the job's signals are judged, as it was.
+     */
+    void replace(Entry old, Entry by) {
+      List<Entry> inOrder = new ArrayList<>(entries.values());
+      entries.clear();
+      for (Entry e : inOrder) {
+        Entry kept = e == old ? by : e;
+        entries.put(kept, kept);
+      }
     }
 
     List<SeriesHistory> histories(Signal signal) {

@@ -77,16 +77,16 @@ class ExcursionTailTest {
         if (i % 1000 == 999) {
           d = Double.POSITIVE_INFINITY;
         }
-        tail.add(d);
+        tail.addToTail(d);
         model.add(d);
         if (i % 500 == 0) {
           tail = roundTrip(tail, 50);
           model.asWritten();
         }
         for (double p : new double[] {0.001, 0.01, 0.1, 0.5}) {
-          assertThat(tail.beyond(p, 2.0)).as("run %d step %d share %s", run, i, p)
+          assertThat(tail.tailBeyond(p, 2.0)).as("run %d step %d share %s", run, i, p)
               .isEqualTo(model.beyond(p, 2.0));
-          assertThat(tail.beyond(p, 0.0)).isEqualTo(model.beyond(p, 0.0));
+          assertThat(tail.tailBeyond(p, 0.0)).isEqualTo(model.beyond(p, 0.0));
         }
       }
     }
@@ -101,11 +101,11 @@ class ExcursionTailTest {
       AllBins model = new AllBins(memory);
       for (int i = 0; i < 20_000; i++) {
         double d = r.nextInt(4) == 0 ? 1 + r.nextDouble() * 100 : r.nextDouble();
-        tail.add(d);
+        tail.addToTail(d);
         model.add(d);
       }
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-      tail.writeTo(new DataOutputStream(bytes));
+      tail.writeTailTo(new DataOutputStream(bytes));
       model.asWritten();
       ByteArrayOutputStream expected = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(expected);
@@ -122,25 +122,25 @@ class ExcursionTailTest {
   void aScopeThatNeverLeftItsBandHoldsNoBinsAndTheFurthestBinBoundsTheRest() throws IOException {
     ExcursionTail tail = new ExcursionTail(1000);
     for (int i = 0; i < 5_000; i++) {
-      tail.add(0.5);
+      tail.addToTail(0.5);
     }
-    assertThat(tail.binsHeld()).isZero();
-    assertThat(tail.beyond(0.001, 2.0)).isEqualTo(2.0);
-    assertThat(roundTrip(tail, 1000).binsHeld()).isZero();
-    tail.add(3.0); // log2(3) * 4 = 6.3: bin 6
-    assertThat(tail.binsHeld()).isEqualTo(7);
-    tail.add(1.1);
-    assertThat(tail.binsHeld()).isEqualTo(7);
-    assertThat(roundTrip(tail, 1000).binsHeld()).isEqualTo(7);
+    assertThat(tail.tailBinsHeld()).isZero();
+    assertThat(tail.tailBeyond(0.001, 2.0)).isEqualTo(2.0);
+    assertThat(roundTrip(tail, 1000).tailBinsHeld()).isZero();
+    tail.addToTail(3.0); // log2(3) * 4 = 6.3: bin 6
+    assertThat(tail.tailBinsHeld()).isEqualTo(7);
+    tail.addToTail(1.1);
+    assertThat(tail.tailBinsHeld()).isEqualTo(7);
+    assertThat(roundTrip(tail, 1000).tailBinsHeld()).isEqualTo(7);
   }
 
   private static ExcursionTail roundTrip(ExcursionTail t, int memory) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    t.writeTo(new DataOutputStream(bytes));
+    t.writeTailTo(new DataOutputStream(bytes));
     ExcursionTail back = ExcursionTail.readFrom(
         new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), memory);
     ByteArrayOutputStream again = new ByteArrayOutputStream();
-    back.writeTo(new DataOutputStream(again));
+    back.writeTailTo(new DataOutputStream(again));
     assertThat(again.toByteArray()).isEqualTo(bytes.toByteArray());
     return back;
   }

@@ -20,20 +20,20 @@ class PackedTimesTest {
       int kind = r.nextInt(20);
       t = kind == 0 ? extremes[r.nextInt(extremes.length)]
           : kind == 1 ? t - r.nextInt(1_000_000) : t + 15_000 + r.nextInt(40) - 20;
-      packed.add(t);
+      packed.addTime(t);
       reference.addLast(t);
       int window = 1 + i / 1000 % 130;
       while (reference.size() > window) {
-        assertThat(packed.removeFirst()).isEqualTo(reference.removeFirst());
+        assertThat(packed.removeFirstTime()).isEqualTo(reference.removeFirst());
       }
-      assertThat(packed.size()).isEqualTo(reference.size());
+      assertThat(packed.timeCount()).isEqualTo(reference.size());
       if (i % 17 == 0) {
-        long[] out = new long[packed.size()];
-        packed.copyTo(out);
+        long[] out = new long[packed.timeCount()];
+        packed.copyTimesTo(out);
         assertThat(out).containsExactly(reference.stream().mapToLong(Long::longValue).toArray());
       }
       if (i % 4999 == 4998) {
-        packed.clear();
+        packed.clearTimes();
         reference.clear();
       }
     }
@@ -46,12 +46,14 @@ class PackedTimesTest {
     Random r = new Random(3);
     for (int i = 0; i < 1000; i++) {
       t += 15_000 + r.nextInt(41) - 20; // jitter of +-20 ms
-      packed.add(t);
-      if (packed.size() > 120) {
-        packed.removeFirst();
+      packed.addTime(t);
+      if (packed.timeCount() > 120) {
+        packed.removeFirstTime();
       }
     }
-    assertThat(packed.usedBytes()).isEqualTo(119);
+    assertThat(packed.timeBytesUsed()).isEqualTo(119);
+    // a window that stays full keeps little slack beyond its bytes
+    assertThat(packed.timeCapacity()).isLessThanOrEqualTo(119 + 1 + 8);
   }
 
   @Test
@@ -60,25 +62,25 @@ class PackedTimesTest {
     PackedTimes b = new PackedTimes();
     PackedTimes.Copy copy = new PackedTimes.Copy();
     for (long t : new long[] {1000, 16_000, 31_000, 46_001}) {
-      a.add(t);
-      b.add(t);
+      a.addTime(t);
+      b.addTime(t);
     }
-    a.saveTo(copy);
-    assertThat(b.matches(copy)).isTrue();
+    a.saveTimesTo(copy);
+    assertThat(b.timesMatch(copy)).isTrue();
     // the same entries after the first time, but another first time and distance
-    b.removeFirst();
-    a.removeFirst();
-    a.saveTo(copy);
+    b.removeFirstTime();
+    a.removeFirstTime();
+    a.saveTimesTo(copy);
     PackedTimes c = new PackedTimes();
     for (long t : new long[] {16_000, 31_000, 46_001}) {
-      c.add(t);
+      c.addTime(t);
     }
-    assertThat(b.matches(copy)).isTrue();
-    assertThat(c.matches(copy)).isFalse(); // equal times, but c's first distance is 0: no match
-    b.add(61_000);
-    assertThat(b.matches(copy)).isFalse();
-    a.add(61_001);
-    a.saveTo(copy);
-    assertThat(b.matches(copy)).isFalse();
+    assertThat(b.timesMatch(copy)).isTrue();
+    assertThat(c.timesMatch(copy)).isFalse(); // equal times, but c's first distance is 0: no match
+    b.addTime(61_000);
+    assertThat(b.timesMatch(copy)).isFalse();
+    a.addTime(61_001);
+    a.saveTimesTo(copy);
+    assertThat(b.timesMatch(copy)).isFalse();
   }
 }

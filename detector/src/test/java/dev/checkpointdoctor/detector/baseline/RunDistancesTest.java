@@ -39,12 +39,12 @@ class RunDistancesTest {
     OpeningRule rule = new OpeningRule();
     RobustBaseline window = new RobustBaseline(Signal.BUSY, DetectorSettings.defaults());
     assertThat(rule.holdsRunDistances()).isFalse();
-    assertThat(rule.observe(0, 1, 1.2, 3, window)).isFalse();
+    assertThat(rule.runOpens(0, 1, 1.2, 3, window)).isFalse();
     assertThat(rule.holdsRunDistances()).isTrue();
     OpeningRule restored = OpeningRule.readFrom(roundTrip(rule));
     assertThat(restored.holdsRunDistances()).isTrue();
-    assertThat(restored.length()).isEqualTo(1);
-    assertThat(rule.observe(15_000, 0, 0.5, 3, window)).isFalse();
+    assertThat(restored.pendingLength()).isEqualTo(1);
+    assertThat(rule.runOpens(15_000, 0, 0.5, 3, window)).isFalse();
     assertThat(rule.holdsRunDistances()).isFalse();
     assertThat(OpeningRule.readFrom(roundTrip(rule)).holdsRunDistances()).isFalse();
   }
@@ -89,7 +89,7 @@ class RunDistancesTest {
 
   private static DataInputStream roundTrip(OpeningRule rule) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    rule.writeTo(new DataOutputStream(bytes));
+    rule.writeRuleTo(new DataOutputStream(bytes));
     return new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()));
   }
 

@@ -451,7 +451,7 @@ class SignalTrackerTest {
     in.skipBytes(66 + 16);
     OpeningRule rule = OpeningRule.readFrom(in);
     int end = v5.length - in.available();
-    int start = end - 4 - 4 * Math.min(rule.length(), 50);
+    int start = end - 4 - 4 * Math.min(rule.pendingLength(), 50);
     byte[] v4 = new byte[v5.length - (end - start)];
     System.arraycopy(v5, 0, v4, 0, start);
     System.arraycopy(v5, end, v4, start, v5.length - end);

@@ -123,15 +123,15 @@ class WanderingNoiseTest {
     }
     OpeningRule original = new OpeningRule();
     for (int k = 0; k < 2; k++) {
-      assertThat(original.observe(T0 + k * MINUTE, 1, 1.6, 3, window)).isFalse();
+      assertThat(original.runOpens(T0 + k * MINUTE, 1, 1.6, 3, window)).isFalse();
     }
-    byte[] bytes = RobustBaselineTest.bytes(original::writeTo);
+    byte[] bytes = RobustBaselineTest.bytes(original::writeRuleTo);
     OpeningRule copy = OpeningRule.readFrom(new DataInputStream(new ByteArrayInputStream(bytes)));
     // version 4 wrote the same but for the distances: their count and two floats at the end
     OpeningRule old = OpeningRule.readFrom(new DataInputStream(
         new ByteArrayInputStream(bytes, 0, bytes.length - 4 - 2 * 4)), false);
-    assertThat(original.observe(T0 + 2 * MINUTE, 1, 1.6, 3, window)).isTrue();
-    assertThat(copy.observe(T0 + 2 * MINUTE, 1, 1.6, 3, window)).isTrue();
-    assertThat(old.observe(T0 + 2 * MINUTE, 1, 1.6, 3, window)).isFalse();
+    assertThat(original.runOpens(T0 + 2 * MINUTE, 1, 1.6, 3, window)).isTrue();
+    assertThat(copy.runOpens(T0 + 2 * MINUTE, 1, 1.6, 3, window)).isTrue();
+    assertThat(old.runOpens(T0 + 2 * MINUTE, 1, 1.6, 3, window)).isFalse();
   }
 }

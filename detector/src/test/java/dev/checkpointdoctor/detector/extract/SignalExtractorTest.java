@@ -39,9 +39,13 @@ class SignalExtractorTest {
     }
     SignalExtractor byLabels = new Feed().x;
     SignalExtractor byState = new Feed().x;
+    // as the detector keeps them: opened, held by the caller, ended by the state
+    SignalExtractor byCaller = new Feed().x;
     List<Observation> expected = new ArrayList<>();
     List<Observation> actual = new ArrayList<>();
+    List<Observation> opened = new ArrayList<>();
     Map<Labels, SignalExtractor.Series> states = new HashMap<>();
+    Map<Labels, SignalExtractor.Series> held = new HashMap<>();
     for (int i = 0; i < ins.size(); i++) {
       In in = ins.get(i);
       MetricRule r = Feed.CATALOG.ruleFor(in.name());
@@ -49,6 +53,7 @@ class SignalExtractorTest {
         byLabels.onSeriesEnd(r, in.labels(), in.ts(), expected::add);
         byState.onSeriesEnd(r, in.labels(), in.ts(), actual::add);
         SignalExtractor.Series ended = states.remove(in.labels());
+        byCaller.onSeriesEnd(held.remove(in.labels()), in.ts(), opened::add);
         assertThatThrownBy(() -> byState.onSample(ended, in.ts() + 1, 1, actual::add))
             .isInstanceOf(IllegalStateException.class);
         continue;
@@ -56,15 +61,26 @@ class SignalExtractorTest {
       byLabels.onSample(r, in.labels(), in.ts(), in.value(), expected::add);
       SignalExtractor.Series s = states.computeIfAbsent(in.labels(), l -> byState.track(r, l));
       byState.onSample(s, in.ts(), in.value(), actual::add);
+      byCaller.onSample(held.computeIfAbsent(in.labels(), l -> byCaller.open(r, l)), in.ts(),
+          in.value(), opened::add);
       if (i % 5 == 4) {
         byLabels.flush(expected::add);
         byState.flush(actual::add);
+        byCaller.flush(opened::add);
       }
     }
     assertThat(expected).extracting(Observation::signal).contains(Signal.CHECKPOINT_DURATION,
         Signal.BUSY, Signal.CHECKPOINT_START_DELAY, Signal.CHECKPOINT_FAILURES);
     assertThat(actual).isEqualTo(expected);
+    assertThat(opened).isEqualTo(expected);
     assertThat(byState.restarts(J)).isEqualTo(byLabels.restarts(J)).hasSize(2);
+    assertThat(byCaller.restarts(J)).isEqualTo(byLabels.restarts(J));
+    assertThat(byCaller.trackedEntities()).isEqualTo(byLabels.trackedEntities());
+    // an opened series is the caller's: the extractor keeps no state of its own by label set
+    In busy = ins.get(3);
+    SignalExtractor.Series kept = held.get(busy.labels());
+    assertThat(byCaller.track(Feed.CATALOG.ruleFor(busy.name()), busy.labels()))
+        .isNotSameAs(kept);
   }
 
   static In in(String cluster, In base) {

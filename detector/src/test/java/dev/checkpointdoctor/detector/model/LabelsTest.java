@@ -23,4 +23,24 @@ class LabelsTest {
     assertThat(a.get("subtask_index")).isSameAs(b.get("subtask_index"));
     assertThat(a.name(1)).isSameAs(b.name(1));
   }
+
+  @Test
+  void setsWithTheSameNamesShareOneArrayOfThem() {
+    // as a decoder builds them: every series its own arrays of freshly decoded strings
+    Labels busy = Labels.of(new String[] {new String("__name__"), new String("subtask_index")},
+        new String[] {"flink_taskmanager_job_task_busyTimeMsPerSecond", "3"});
+    Labels idle = Labels.of(new String[] {new String("__name__"), new String("subtask_index")},
+        new String[] {"flink_taskmanager_job_task_idleTimeMsPerSecond", "3"});
+    Labels other = Labels.of("__name__", "flink_taskmanager_job_task_idleTimeMsPerSecond",
+        "task_index", "3");
+
+    assertThat(busy.sharesNamesWith(idle)).isTrue();
+    assertThat(busy.interned().sharesNamesWith(idle)).isTrue();
+    assertThat(busy.sharesNamesWith(other)).isFalse();
+    assertThat(busy.name(1)).isSameAs("subtask_index".intern());
+    assertThat(busy).isNotEqualTo(idle);
+    assertThat(busy.get("__name__")).isEqualTo("flink_taskmanager_job_task_busyTimeMsPerSecond");
+    assertThat(other.get("task_index")).isEqualTo("3");
+    assertThat(other.get("subtask_index")).isNull();
+  }
 }
