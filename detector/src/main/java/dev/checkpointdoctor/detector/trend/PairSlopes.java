@@ -83,6 +83,10 @@ final class PairSlopes {
     // kept: about the ranks' span plus twice the guard's share; room for twice that
     long expected = (long) (last - first) + (long) (2 * GUARD + 2) * pairs / s;
     int limit = (int) Math.min(pairs, 2 * expected + 64);
+    if (Double.isFinite(lowPivot) && Double.isFinite(highPivot)
+        && byInversions(x, y, m, pairs, ranks, rankCount, out, lowPivot, highPivot, limit)) {
+      return true;
+    }
     double[] kept = new double[limit + m];
     int below = 0;
     int n = 0;
@@ -111,6 +115,85 @@ final class PairSlopes {
     OrderStatistics.place(kept, 0, n, local, rankCount);
     for (int i = 0; i < rankCount; i++) {
       out[i] = kept[local[i]];
+    }
+    return true;
+  }
+  /**
+   * The same selection without computing every slope (Matoušek's idea): with x strictly
+   * ascending, pair {@code a < b} has slope below {@code t} exactly when {@code y[b] - t x[b] <
+   * y[a] - t x[a]}, so the pairs below a pivot are the inversions of the points' keys at that
+   * pivot, counted by a merge sort, and the pairs between two pivots are the inversions of the
+   * keys at the high pivot taken in the order of the keys at the low one, listed by a second
+   * merge sort. Rounding makes a key comparison disagree with the computed slope only for slopes
+   * within a bound of the pivot (from the largest values and the closest x), so the pivots are
+   * moved out by four times that bound and only the slopes listed between them are computed and
+   * compared with the sampled pivots themselves.
+   *
+   * @return false when the points or the bound do not allow it, or too many pairs lie between
+   */
+  private static boolean byInversions(double[] x, double[] y, int m, int pairs, int[] ranks,
+      int rankCount, double[] out, double lowPivot, double highPivot, int limit) {
+    if (pairs != m * (m - 1) / 2) {
+      return false; // equal x: their pairs would count as inversions of y
+    }
+    double largestX = 0;
+    double largestY = 0;
+    double closest = Double.POSITIVE_INFINITY;
+    for (int i = 0; i < m; i++) {
+      largestX = Math.max(largestX, Math.abs(x[i]));
+      largestY = Math.max(largestY, Math.abs(y[i]));
+      if (i > 0) {
+        double d = x[i] - x[i - 1];
+        if (!(d > 0)) {
+          return false; // not ascending
+        }
+        closest = Math.min(closest, d);
+      }
+    }
+    double pivot = Math.max(Math.abs(lowPivot), Math.abs(highPivot));
+    double bound = 2 * pivot + 1; // bounds the moved pivots once the margin is below pivot + 1
+    double u = 0x1p-53;
+    // a key y - t x is off by u (|y| + 2 |t x|) at most, a comparison of two by twice that, which
+    // moves a slope by that over the pair's x distance; a computed slope is off by 4u of itself
+    // (at most 2 |y| / closest), or by the smallest double where it underflows
+    double error = (2.01 * u * (largestY + 2 * bound * largestX) + 8.1 * u * largestY) / closest
+        + Double.MIN_NORMAL;
+    double margin = 4 * error;
+    if (!(margin <= pivot + 1) || !Double.isFinite(bound * largestX + largestY)) {
+      return false;
+    }
+    double low = lowPivot - margin;
+    double high = highPivot + margin;
+    double[] keys = new double[m];
+    int[] order = new int[m];
+    for (int i = 0; i < m; i++) {
+      keys[i] = y[i] - low * x[i];
+      order[i] = i;
+    }
+    double[] keyBuffer = new double[m];
+    int[] orderBuffer = new int[m];
+    // stable: equal keys stay in index order, so a pair listed later is in index order unless
+    // its slope is below the low pivot
+    long below = Inversions.sort(keys, order, keyBuffer, orderBuffer, m, null);
+    for (int i = 0; i < m; i++) {
+      keys[i] = y[order[i]] - high * x[order[i]];
+    }
+    Inversions.Between between = new Inversions.Between(x, y, lowPivot, highPivot, limit + m);
+    Inversions.sort(keys, order, keyBuffer, orderBuffer, m, between);
+    if (!between.consistent || between.n > limit) {
+      return false;
+    }
+    long start = below + between.below;
+    if (ranks[0] < start || ranks[rankCount - 1] >= start + between.n) {
+      return false;
+    }
+    int[] local = new int[rankCount];
+    for (int i = 0; i < rankCount; i++) {
+      local[i] = (int) (ranks[i] - start);
+    }
+    OrderStatistics.place(between.kept, 0, between.n, local, rankCount);
+    for (int i = 0; i < rankCount; i++) {
+      out[i] = between.kept[local[i]];
     }
     return true;
   }
