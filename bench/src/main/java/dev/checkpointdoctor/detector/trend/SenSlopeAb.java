@@ -21,7 +21,7 @@ public final class SenSlopeAb {
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     for (String shape : new String[] {"noisy", "integral"}) {
-      for (int n : new int[] {50, 100, 150, 480}) {
+      for (int n : new int[] {50, 70, 100, 150, 480}) {
         double[][] xy = series(shape, n);
         double[] x = xy[0];
         double[] y = xy[1];

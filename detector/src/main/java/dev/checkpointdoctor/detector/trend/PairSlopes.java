@@ -15,10 +15,11 @@ package dev.checkpointdoctor.detector.trend;
  */
 final class PairSlopes {
   /**
-   * Fewer points: storing and partitioning every slope costs less than sampling first (50
-   * points took 1.4 times as long sampled, 150 points 0.8 times).
+   * Fewer points: storing and partitioning every slope costs less than sampling first (thread
+   * CPU per fit against main's: 50 points 1.3 times as long, 70 points about the same, 150
+   * points a half to two thirds).
    */
-  static final int FROM_POINTS = 100;
+  static final int FROM_POINTS = 70;
   private static final int SAMPLE_SIZE = 256;
   /**
    * Sample ranks added on each side of the wanted ones: a sample rank scatters by at most
