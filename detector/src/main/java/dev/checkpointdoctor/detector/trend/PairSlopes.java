@@ -2,16 +2,17 @@ package dev.checkpointdoctor.detector.trend;
 
 /**
  * A few ranks of the pair slopes {@code (y[b] - y[a]) / (x[b] - x[a])}, {@code a < b}, {@code
- * x[a] != x[b]}, without storing all of them: a sample of pair slopes gives two pivots that most
- * likely enclose the wanted ranks, one pass over the pairs counts the slopes below the low pivot
- * and keeps only those between the pivots, and the ranks are selected among those. Writing all
- * 11,175 slopes of 150 points and partitioning them (with a mispredicted branch per slope) was
- * most of the trend test's CPU; here the pass stores every slope at the same place and only
- * advances past it when it is kept, so there is nothing to mispredict.
+ * x[a] != x[b]}, without storing and partitioning all of them (11,175 for 150 points, with a
+ * mispredicted branch per slope: most of the trend test's CPU). A sample of pair slopes gives two
+ * pivots that most likely enclose the wanted ranks. With x strictly ascending (times without
+ * repeats) the slopes below the low pivot are counted and those between the pivots listed as
+ * inversions of two merge sorts, and only the listed ones are computed ({@link #byInversions});
+ * otherwise one branch-free pass over every pair counts those below and keeps those between.
+ * The ranks are then selected among the kept slopes.
  *
  * <p>The values are those a full sort of all pair slopes puts at the ranks, bit for bit (the
- * same expression computes each slope, and -0.0 sorts before 0.0): below the low pivot are only
- * values less than everything kept, above the high pivot only greater ones.
+ * same expression computes each slope, and -0.0 sorts before 0.0): everything counted below is
+ * less than everything kept, everything dropped above greater.
  */
 final class PairSlopes {
   /**
@@ -156,11 +157,13 @@ final class PairSlopes {
     double u = 0x1p-53;
     // a key y - t x is off by u (|y| + 2 |t x|) at most, a comparison of two by twice that, which
     // moves a slope by that over the pair's x distance; a computed slope is off by 4u of itself
-    // (at most 2 |y| / closest), or by the smallest double where it underflows
-    double error = (2.01 * u * (largestY + 2 * bound * largestX) + 8.1 * u * largestY) / closest
-        + Double.MIN_NORMAL;
+    // (at most 2 |y| / closest), or by the smallest double where a product, key or slope
+    // underflows
+    double error = (2.01 * u * (largestY + 2 * bound * largestX) + 8.1 * u * largestY
+        + 4 * Double.MIN_NORMAL) / closest + Double.MIN_NORMAL;
     double margin = 4 * error;
-    if (!(margin <= pivot + 1) || !Double.isFinite(bound * largestX + largestY)) {
+    if (!(margin <= pivot + 1) || !Double.isFinite(bound * largestX + largestY)
+        || !Double.isFinite(4 * largestY / closest)) { // no slope overflows
       return false;
     }
     double low = lowPivot - margin;
