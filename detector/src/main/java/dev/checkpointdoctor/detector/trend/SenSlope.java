@@ -73,24 +73,28 @@ public final class SenSlope {
   }
 
   private static Fit fit(double[] x, double[] y, int n, double confidence, boolean interval) {
+    return fit(x, y, n, confidence, interval, true);
+  }
+
+  /**
+   * @param sampled whether the ranks may be selected by {@link PairSlopes} (same values, bit for
+   *     bit) rather than among all slopes stored; false only to compare the two
+   */
+  static Fit fit(double[] x, double[] y, int n, double confidence, boolean interval,
+      boolean sampled) {
     if (n < 2) {
       double level = n == 1 ? y[0] : Double.NaN;
       return new Fit(0, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, level, n);
     }
     int[] used = pick(n);
     int m = used.length;
-    double[] slopes = new double[m * (m - 1) / 2];
-    int k = 0;
-    for (int a = 0; a < m; a++) {
-      double xa = x[used[a]];
-      double ya = y[used[a]];
-      for (int b = a + 1; b < m; b++) {
-        double dx = x[used[b]] - xa;
-        if (dx != 0) {
-          slopes[k++] = (y[used[b]] - ya) / dx;
-        }
-      }
+    double[] ux = new double[m];
+    double[] uy = new double[m];
+    for (int i = 0; i < m; i++) {
+      ux[i] = x[used[i]];
+      uy[i] = y[used[i]];
     }
+    int k = pairsWithDifferentX(ux, m);
     if (k == 0) {
       return new Fit(0, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, median(y, used), m);
     }
@@ -115,16 +119,77 @@ public final class SenSlope {
       ranks[r++] = (int) highRank - 1;
     }
     r = ascendingDistinct(ranks, r);
-    OrderStatistics.place(slopes, 0, k, ranks, r);
-    double slope = medianOfSorted(slopes, k);
-    double lower = lowRank >= 1 ? slopes[(int) lowRank - 1] : Double.NEGATIVE_INFINITY;
-    double upper = highRank <= k ? slopes[(int) highRank - 1] : Double.POSITIVE_INFINITY;
+    double[] at = new double[r];
+    if (!sampled || !PairSlopes.select(ux, uy, m, k, ranks, r, at)) {
+      double[] slopes = new double[k];
+      int j = 0;
+      for (int a = 0; a < m; a++) {
+        double xa = ux[a];
+        double ya = uy[a];
+        for (int b = a + 1; b < m; b++) {
+          double dx = ux[b] - xa;
+          if (dx != 0) {
+            slopes[j++] = (uy[b] - ya) / dx;
+          }
+        }
+      }
+      OrderStatistics.place(slopes, 0, k, ranks, r);
+      for (int i = 0; i < r; i++) {
+        at[i] = slopes[ranks[i]];
+      }
+    }
+    double slope = k % 2 == 1 ? valueAt(ranks, at, r, k / 2)
+        : (valueAt(ranks, at, r, k / 2 - 1) + valueAt(ranks, at, r, k / 2)) / 2;
+    double lower = lowRank >= 1 ? valueAt(ranks, at, r, (int) lowRank - 1)
+        : Double.NEGATIVE_INFINITY;
+    double upper = highRank <= k ? valueAt(ranks, at, r, (int) highRank - 1)
+        : Double.POSITIVE_INFINITY;
     double[] rest = new double[m];
     for (int i = 0; i < m; i++) {
-      rest[i] = y[used[i]] - slope * x[used[i]];
+      rest[i] = uy[i] - slope * ux[i];
     }
     OrderStatistics.place(rest, 0, m, medianRanks(m), m % 2 == 0 ? 2 : 1);
     return new Fit(slope, lower, upper, medianOfSorted(rest, m), m);
+  }
+
+  /** Pairs {@code a < b} with {@code x[a] != x[b]}: all but those within runs of equal x. */
+  private static int pairsWithDifferentX(double[] x, int m) {
+    int all = m * (m - 1) / 2;
+    // infinity minus infinity is NaN, which counts as a pair although the two are equal
+    boolean ascending = Double.isFinite(x[0]);
+    for (int i = 1; i < m && ascending; i++) {
+      ascending = x[i - 1] <= x[i] && Double.isFinite(x[i]);
+    }
+    int equal = 0;
+    if (ascending) {
+      // times in order: equal x come in runs (x[i - 1] == x[i] also for -0.0 and 0.0)
+      int run = 1;
+      for (int i = 1; i <= m; i++) {
+        if (i < m && x[i] == x[i - 1]) {
+          run++;
+        } else {
+          equal += run * (run - 1) / 2;
+          run = 1;
+        }
+      }
+      return all - equal;
+    }
+    for (int a = 0; a < m; a++) {
+      for (int b = a + 1; b < m; b++) {
+        // as the fit decides: a pair unless the difference is exactly 0
+        equal += x[b] - x[a] != 0 ? 0 : 1;
+      }
+    }
+    return all - equal;
+  }
+
+  private static double valueAt(int[] ranks, double[] at, int r, int rank) {
+    for (int i = 0; i < r; i++) {
+      if (ranks[i] == rank) {
+        return at[i];
+      }
+    }
+    throw new IllegalStateException("rank " + rank + " was not selected");
   }
 
   /**
