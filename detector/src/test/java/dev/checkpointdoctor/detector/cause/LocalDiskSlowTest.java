@@ -52,6 +52,32 @@ class LocalDiskSlowTest {
     assertThat(CauseRankerScenarioTest.sentences(d)).contains("no ceiling holds the rate");
   }
 
+  /**
+   * Seed 1: the other TaskManager's disk, on the same slow volume, read as flat for a few scrapes
+   * (twice, 19 and 60 scrapes in) and named a ceiling over the disk whose requests wait longest.
+   * A plateau on another disk than the slowest, swinging one does not outrank it.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {1})
+  void aCalmStretchOnTheOtherSlowDiskIsNotACeiling(long seed) {
+    FlinkJobSim s = new FlinkJobSim(seed, 3, 2, 15, false);
+    s.run(0, NORMAL_MIN, (x, f) -> { });
+    double[] regime = new double[s.tms];
+    List<String> named = s.namedScrapeByScrape(120, (x, f) -> {
+      for (int m = 0; m < x.tms; m++) {
+        if (regime[m] == 0 || x.rnd.nextDouble() < 0.15) {
+          regime[m] = 20 * Math.pow(20, x.rnd.nextDouble());
+        }
+        slowDisk(x, m, regime[m]);
+      }
+      FlinkJobSim.rocksDbStalling(x);
+    });
+    int first = named.indexOf("local_disk_slow");
+    assertThat(first).as("named: %s", named).isGreaterThanOrEqualTo(0);
+    assertThat(named.subList(first, named.size())).as(describe(diagnosis(s)))
+        .allMatch("local_disk_slow"::equals);
+  }
+
   @ParameterizedTest
   @ValueSource(longs = {1, 2, 3, 4})
   void aDiskAtItsCeilingIsNeverNamedSlow(long seed) {
