@@ -6,8 +6,9 @@ import java.util.Random;
 import java.util.function.DoubleSupplier;
 
 /**
- * Thread CPU per Theil–Sen fit, main's ({@link SenSlopeBefore}) and this build's ({@link
- * SenSlope}) alternating in one JVM, so that neighbours on a shared machine weigh on both alike:
+ * Thread CPU per Theil–Sen fit with every pair slope stored and partitioned (the way before
+ * {@link PairSlopes}: {@code SenSlope.fit(..., sampled = false)}) and with the sampled selection,
+ * alternating in one JVM, so that neighbours on a shared machine weigh on both alike:
  * {@code nice -n 5 java -cp bench/target/benchmarks.jar
  * dev.checkpointdoctor.detector.trend.SenSlopeAb [rounds]}. Each line: the shape, points, fit
  * (with interval) or line, and µs per call of each, median of the rounds' 0.5 s windows.
@@ -27,8 +28,8 @@ public final class SenSlopeAb {
         double[] y = xy[1];
         for (boolean interval : new boolean[] {true, false}) {
           DoubleSupplier before = interval
-              ? () -> SenSlopeBefore.fit(x, y, n, GrowthTest.CONFIDENCE).lower()
-              : () -> SenSlopeBefore.line(x, y, n).slope();
+              ? () -> SenSlope.fit(x, y, n, GrowthTest.CONFIDENCE, true, false).lower()
+              : () -> SenSlope.fit(x, y, n, Double.NaN, false, false).slope();
           DoubleSupplier after = interval
               ? () -> SenSlope.fit(x, y, n, GrowthTest.CONFIDENCE).lower()
               : () -> SenSlope.line(x, y, n).slope();
@@ -45,7 +46,7 @@ public final class SenSlopeAb {
           }
           java.util.Arrays.sort(a);
           java.util.Arrays.sort(b);
-          System.out.printf("%-8s n=%3d %-4s main %7.2f µs  this %7.2f µs  (%.2fx)%n", shape, n,
+          System.out.printf("%-8s n=%3d %-4s stored %7.2f µs  sampled %7.2f µs  (%.2fx)%n", shape, n,
               interval ? "fit" : "line", a[rounds / 2] / 1000, b[rounds / 2] / 1000,
               a[rounds / 2] / b[rounds / 2]);
         }
