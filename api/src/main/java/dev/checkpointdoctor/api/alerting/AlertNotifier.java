@@ -70,7 +70,9 @@ public final class AlertNotifier implements DetectorListener, AutoCloseable {
     this.policy = settings.policy();
     this.currentDiagnosis = currentDiagnosis;
     this.metrics = metrics;
-    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    // HTTP/1.1 outright: Alertmanager answers plain-text HTTP/2 upgrades with HTTP/1.1 anyway
+    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5)).build();
     Duration maxBackoff = resendInterval.compareTo(Duration.ofSeconds(30)) < 0 ? resendInterval
         : Duration.ofSeconds(30);
     Duration requestTimeout = Duration.ofSeconds(10);
