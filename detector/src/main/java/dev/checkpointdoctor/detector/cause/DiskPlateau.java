@@ -52,7 +52,8 @@ record DiskPlateau(Signal signal, boolean total, String scope, double level, dou
    * 10 s they are flat. Scrapes 10 s apart or more are windows of one point: judged as before.
    */
   static final long WINDOW_MS = 10_000;
-  private static final Signal[] RATES = {
+  /** The disk rates a ceiling can show on, and a slow disk's swing is read from. */
+  static final Signal[] RATES = {
       Signal.DISK_WRITE_IOPS, Signal.DISK_READ_IOPS, Signal.DISK_WRITE_BYTES};
 
   /**

@@ -22,9 +22,6 @@ final class LocalDiskSlowRule implements CauseRule {
    */
   static final double SWING = 2 * DiskPlateau.MAX_RELATIVE_RANGE;
 
-  private static final Signal[] RATES = {
-      Signal.DISK_WRITE_IOPS, Signal.DISK_READ_IOPS, Signal.DISK_WRITE_BYTES};
-
   @Override
   public Cause cause() {
     return Cause.LOCAL_DISK_SLOW;
@@ -115,7 +112,7 @@ final class LocalDiskSlowRule implements CauseRule {
   private static Evidence swing(JobEvidence job, String disk, long since) {
     SeriesHistory best = null;
     double[] rates = null;
-    for (Signal s : RATES) {
+    for (Signal s : DiskPlateau.RATES) {
       for (SeriesHistory h : job.histories(s)) {
         if (!h.scope().equals(disk)) {
           continue;
