@@ -77,6 +77,8 @@ class OpeningRule extends ExcursionTail {
   // what every rule without a pending run holds: never changed, so one serves all threads
   private static final PendingRun NO_RUN = new PendingRun(0, SignalTracker.NO_RUN, PRIOR_RATE);
 
+  private static final Decay DECAY = Decay.of(RATE_MEMORY);
+
   private double rate = PRIOR_RATE;
   // the scope's excursions beyond its band are the ExcursionTail this extends
   // the pending run (side, length, start, the rate before it, how far out its newest
@@ -86,6 +88,11 @@ class OpeningRule extends ExcursionTail {
 
   OpeningRule() {
     super(RATE_MEMORY);
+  }
+
+  @Override
+  final Decay decay() {
+    return DECAY;
   }
 
   /**

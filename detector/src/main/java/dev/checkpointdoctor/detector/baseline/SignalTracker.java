@@ -112,11 +112,14 @@ public final class SignalTracker extends OpeningRule {
   /** Event time after which a baseline is no longer young: it has seen a whole day. */
   static final long YOUTH_MS = 24 * 3_600_000L;
 
+  private static final byte FLAGS_HIGH = 1;
+  private static final byte FLAGS_LOW = 2;
+  private static final byte NO_YOUTH = 4; // every ready band judged as its own (tests)
+
   /** Days of one time of day a seasonal range needs before it may call a value outside: a week. */
   static final int SEASON_DAYS_TO_ACCUSE = 7;
 
   private final Signal signal; // null for a series tracker
-  private final Direction direction;
   // the settings are the baseline's (every tracked series has a tracker: one reference fewer)
   private final RobustBaseline baseline;
   // Created with the first value it records (once the baseline is ready): a learning baseline
@@ -142,7 +145,10 @@ public final class SignalTracker extends OpeningRule {
   // The observation before the trend run's first step: how fast the run climbs.
   private long trendFromMs = NO_RUN;
   private double trendFromValue = Double.NaN;
-  private int youthMs = (int) YOUTH_MS; // a day fits an int: 4 bytes per tracker
+  // Which sides are flagged (the direction's FLAGS_HIGH and FLAGS_LOW) and NO_YOUTH, in one
+  // byte instead of a direction reference and a youth length: the tracker is read per
+  // observation and held per series
+  private byte judging;
 
   public SignalTracker(Signal signal, DetectorSettings settings) {
     this(signal, settings, new RobustBaseline(signal, settings));
@@ -155,7 +161,8 @@ public final class SignalTracker extends OpeningRule {
   private SignalTracker(
       Signal signal, Direction direction, DetectorSettings settings, RobustBaseline baseline) {
     this.signal = signal;
-    this.direction = direction;
+    this.judging = (byte) ((direction.flagsHigh() ? FLAGS_HIGH : 0)
+        | (direction.flagsLow() ? FLAGS_LOW : 0));
     this.baseline = baseline;
   }
 
@@ -168,7 +175,7 @@ public final class SignalTracker extends OpeningRule {
    * the other mechanics, which would otherwise have to feed a day first.
    */
   static SignalTracker withoutYouth(SignalTracker t) {
-    t.youthMs = 0;
+    t.judging |= NO_YOUTH;
     return t;
   }
 
@@ -338,7 +345,7 @@ public final class SignalTracker extends OpeningRule {
     if (!b.defined() || first == RobustBaseline.NO_TIMESTAMP) {
       return b;
     }
-    double young = youthMs == 0 ? 0 : 1 - (double) (tsMs - first) / youthMs;
+    double young = (judging & NO_YOUTH) != 0 ? 0 : 1 - (double) (tsMs - first) / YOUTH_MS;
     if (!(young > 0)) {
       return b;
     }
@@ -374,7 +381,7 @@ public final class SignalTracker extends OpeningRule {
   }
 
   private boolean flags(int side) {
-    return (side > 0 && direction.flagsHigh()) || (side < 0 && direction.flagsLow());
+    return (side > 0 && (judging & FLAGS_HIGH) != 0) || (side < 0 && (judging & FLAGS_LOW) != 0);
   }
 
   /**
