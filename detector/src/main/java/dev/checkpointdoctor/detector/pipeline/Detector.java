@@ -277,7 +277,10 @@ public final class Detector implements DetectorInput {
       }
       counted.processed.incrementAndGet();
       if (cursor.extracted == null) {
-        cursor.extracted = extractor.open(cursor.rule, labels);
+        // the cursor is the state of the series' first life: after an end, a new one
+        cursor.extracted = cursor.firstLifeOpened
+            ? extractor.open(cursor.rule(), labels) : extractor.open(cursor, labels);
+        cursor.firstLifeOpened = true;
       }
       extractor.onSample(cursor.extracted, ts, values[i], observer);
     }
