@@ -22,13 +22,12 @@ import java.util.Arrays;
  * the tail as an object of its own cost a header and a reference (16 bytes a series). The
  * methods are named for the tail so that they read as such on the rule.
  */
-class ExcursionTail {
+abstract class ExcursionTail {
   private static final int BINS_PER_OCTAVE = 4;
   private static final int BINS = 10 * BINS_PER_OCTAVE + 1; // d up to 2^10, the last one open
   /** Rescale the weights before they overflow a float (new weights grow as 1 / decay^n). */
   private static final float RESCALE_ABOVE = 1e30f;
 
-  private final Decay decay; // shared by the trackers of one memory: no bytes more than an int
   private static final float[] NONE = new float[0];
 
   // of d in [2^(i/4), 2^((i+1)/4)); bins from weight.length on weigh 0
@@ -37,13 +36,39 @@ class ExcursionTail {
   private float unit = 1; // what a new observation weighs, relative to the stored weights
   private int seen; // observations counted, saturating at the memory
 
+  /** A tail of this memory, {@link #decay()}'s. */
   ExcursionTail(int memory) {
-    this.decay = Decay.of(memory);
     this.total = memory;
+  }
+
+  /** A tail of its own (an opening rule is one of a fixed memory). */
+  static ExcursionTail of(int memory) {
+    return new OfMemory(memory);
+  }
+
+  /**
+   * The decay of this tail's memory: a method rather than a field, so that every opening rule,
+   * whose memory is fixed, holds no reference to it (4 bytes per tracked series).
+   */
+  abstract Decay decay();
+
+  private static final class OfMemory extends ExcursionTail {
+    private final Decay decay;
+
+    OfMemory(int memory) {
+      super(memory);
+      this.decay = Decay.of(memory);
+    }
+
+    @Override
+    Decay decay() {
+      return decay;
+    }
   }
 
   /** Counts one observation; {@code d <= 1} (inside the band) only adds to the total. */
   void addToTail(double d) {
+    Decay decay = decay();
     if (seen < decay.memory) {
       seen++;
     }
@@ -109,7 +134,7 @@ class ExcursionTail {
   }
 
   static ExcursionTail readFrom(DataInput in, int memory) throws IOException {
-    ExcursionTail t = new ExcursionTail(memory);
+    ExcursionTail t = of(memory);
     t.readTailFrom(in);
     return t;
   }
@@ -125,7 +150,7 @@ class ExcursionTail {
   /** Replaces this tail by what {@link #writeTailTo} wrote, of a tail of the same memory. */
   void readTailFrom(DataInput in) throws IOException {
     int seenRead = in.readInt();
-    if (seenRead < 0 || seenRead > decay.memory) {
+    if (seenRead < 0 || seenRead > decay().memory) {
       throw new IOException("excursion tail snapshot has seen " + seenRead + " observations");
     }
     float totalRead = in.readFloat();
@@ -160,7 +185,7 @@ class ExcursionTail {
    * an {@code m}, of 25 significant bits, to 48-bit precision), so both round to the same float;
    * for a power of two both are exact.
    */
-  private static final class Decay {
+  static final class Decay {
     /** The last one made: every tracker of a detector has the same memory. */
     private static volatile Decay last;
 

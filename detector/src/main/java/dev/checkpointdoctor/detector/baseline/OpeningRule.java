@@ -74,22 +74,25 @@ class OpeningRule extends ExcursionTail {
   /** Observations after which a scope's tail is known well enough to call a value far out. */
   static final int TAIL_KNOWN = RATE_MEMORY / 2;
   private static final int MAX_NEEDED = 50;
-  // what every rule without a pending run holds: never added to, so one serves all threads
-  private static final RunDistances NO_RUN_DISTANCES = new RunDistances(MAX_NEEDED);
+  // what every rule without a pending run holds: never changed, so one serves all threads
+  private static final PendingRun NO_RUN = new PendingRun(0, SignalTracker.NO_RUN, PRIOR_RATE);
 
-  private int side; // +1 above, -1 below, 0 no run
-  private int outside; // out-of-band observations in the run
-  private int strong; // far-out ones in a row at its end
-  private long startMs = SignalTracker.NO_RUN;
+  private static final Decay DECAY = Decay.of(RATE_MEMORY);
+
   private double rate = PRIOR_RATE;
-  private double rateBeforeRun = PRIOR_RATE;
   // the scope's excursions beyond its band are the ExcursionTail this extends
-  // how far out the run's newest observations went, for noise that wanders; a holder of their
-  // own only while a run is pending (most rules have none most of the time)
-  private RunDistances distances = NO_RUN_DISTANCES;
+  // the pending run (side, length, start, the rate before it, how far out its newest
+  // observations went) in an object of its own only while one is pending: most rules have none
+  // most of the time, and its 28 bytes of fields then cost nothing
+  private PendingRun run = NO_RUN;
 
   OpeningRule() {
     super(RATE_MEMORY);
+  }
+
+  @Override
+  final Decay decay() {
+    return DECAY;
   }
 
   /**
@@ -127,36 +130,35 @@ class OpeningRule extends ExcursionTail {
       clearRun();
       return false;
     }
-    if (at != side) {
-      clearRun();
-      side = at;
-      startMs = tsMs;
-      rateBeforeRun = rate;
+    PendingRun r = run;
+    if (at != r.side) {
+      r = new PendingRun(at, tsMs, rate);
+      run = r;
     }
     // the run is judged by the rate before it: its own observations are not yet noise
     rate += (1 - rate) / RATE_MEMORY;
-    outside++;
-    strong = farOut ? strong + 1 : 0;
+    r.outside++;
+    r.strong = farOut ? r.strong + 1 : 0;
     // in edges of a band no wider than the spread asks, kept between the edge and twice it:
     // beyond that the far-out rule and the scope's own tail judge, not the Gaussian one (an
     // observation a season lets out inside the band counts at the edge)
     double inNoise = distance * (widening > 1 ? widening : 1);
-    addDistance(inNoise >= 1 ? Math.min(inNoise, STRONG_BAND) : 1);
-    boolean longRun = outside >= openAfter + extra(rateBeforeRun);
-    boolean far = strong >= Math.min(STRONG_OPEN_AFTER, openAfter)
-        && tsMs - startMs >= FAR_MIN_SPAN_MS;
+    r.add(inNoise >= 1 ? Math.min(inNoise, STRONG_BAND) : 1);
+    boolean longRun = r.outside >= openAfter + extra(r.rateBeforeRun);
+    boolean far = r.strong >= Math.min(STRONG_OPEN_AFTER, openAfter)
+        && tsMs - r.startMs >= FAR_MIN_SPAN_MS;
     if (longRun || far) {
       // enough for independent noise; noise that wanders stays out once out, far out too
       double rho = window.serialCorrelation();
       if (rho > 0) {
         longRun = longRun && wanderingRunOpens(openAfter, rho);
-        far = far && strong >= Math.min(runLength(FAR_OUT_SHARE, rho), openAfter);
+        far = far && r.strong >= Math.min(runLength(FAR_OUT_SHARE, rho), openAfter);
       }
     }
     boolean opens = longRun || far;
     if (opens) {
       // the run was an anomaly, not noise: the rate forgets it
-      rate = rateBeforeRun;
+      rate = r.rateBeforeRun;
     }
     return opens;
   }
@@ -177,7 +179,8 @@ class OpeningRule extends ExcursionTail {
     // the rate's own edge on the Gaussian scale. With a wandering noise the rate is taken as at
     // least the prior: its excursions come in clusters, and a long calm stretch between them
     // says little about the next
-    double z = SerialDependence.upperQuantile(Math.max(rateBeforeRun, PRIOR_RATE));
+    RunDistances distances = run;
+    double z = SerialDependence.upperQuantile(Math.max(run.rateBeforeRun, PRIOR_RATE));
     double nearest = Double.POSITIVE_INFINITY;
     double judgedAt = Double.NaN;
     int needed = 0;
@@ -242,36 +245,25 @@ class OpeningRule extends ExcursionTail {
 
   /** Ends the pending run. */
   void clearRun() {
-    side = 0;
-    outside = 0;
-    strong = 0;
-    startMs = SignalTracker.NO_RUN;
-    distances = NO_RUN_DISTANCES;
+    run = NO_RUN;
   }
 
   /** Whether the rule holds distances of its own (a run is pending), for tests. */
   boolean holdsRunDistances() {
-    return distances != NO_RUN_DISTANCES;
-  }
-
-  private void addDistance(double distance) {
-    if (distances == NO_RUN_DISTANCES) {
-      distances = new RunDistances(MAX_NEEDED);
-    }
-    distances.add(distance);
+    return run != NO_RUN;
   }
 
   int runSide() {
-    return side;
+    return run.side;
   }
 
   /** Out-of-band observations in the pending run. */
   int pendingLength() {
-    return outside;
+    return run.outside;
   }
 
   long pendingStartMs() {
-    return startMs;
+    return run.startMs;
   }
 
   double outOfBandRate() {
@@ -282,14 +274,16 @@ class OpeningRule extends ExcursionTail {
   // ---------------------------------------------------------------- snapshot
 
   void writeRuleTo(DataOutput out) throws IOException {
-    out.writeByte(side);
-    out.writeInt(outside);
-    out.writeInt(strong);
-    out.writeLong(startMs);
+    PendingRun r = run;
+    out.writeByte(r.side);
+    out.writeInt(r.outside);
+    out.writeInt(r.strong);
+    out.writeLong(r.startMs);
     out.writeDouble(rate);
-    out.writeDouble(rateBeforeRun);
+    // without a run the rate before one is never read: the prior stands in for it
+    out.writeDouble(r.rateBeforeRun);
     writeTailTo(out);
-    distances.writeTo(out);
+    r.writeTo(out);
   }
 
   /**
@@ -298,36 +292,30 @@ class OpeningRule extends ExcursionTail {
    */
   static OpeningRule readFrom(DataInput in, boolean withDistances) throws IOException {
     OpeningRule r = new OpeningRule();
-    r.side = in.readByte();
-    r.outside = in.readInt();
-    r.strong = in.readInt();
-    r.startMs = in.readLong();
+    int side = in.readByte();
+    int outside = in.readInt();
+    int strong = in.readInt();
+    long startMs = in.readLong();
     r.rate = in.readDouble();
-    r.rateBeforeRun = in.readDouble();
+    double rateBeforeRun = in.readDouble();
     r.readTailFrom(in);
+    PendingRun read = new PendingRun(side, startMs, rateBeforeRun);
+    read.outside = outside;
+    read.strong = strong;
     if (withDistances) {
-      RunDistances read = new RunDistances(MAX_NEEDED);
       read.readFrom(in);
-      if (read.size() > 0) {
-        r.distances = read;
-      }
     } else {
-      r.runAtTheEdge();
+      runAtTheEdge(read);
     }
-    r.validate();
+    r.take(read);
     return r;
   }
 
-  /** Takes over what {@code other} holds (its run distances too): other is not used after. */
+  /** Takes over what {@code other} holds (its pending run too): other is not used after. */
   void copyRuleFrom(OpeningRule other) {
     copyTailFrom(other);
-    side = other.side;
-    outside = other.outside;
-    strong = other.strong;
-    startMs = other.startMs;
     rate = other.rate;
-    rateBeforeRun = other.rateBeforeRun;
-    distances = other.distances;
+    run = other.run;
   }
 
   /** Reads what {@link #writeRuleTo} wrote. */
@@ -339,24 +327,27 @@ class OpeningRule extends ExcursionTail {
    * A pending run whose distances were not kept (tracker snapshots before version 5) is taken to
    * have hugged the band's edge: it needs as long as the edge's rate asks.
    */
-  private void runAtTheEdge() {
-    for (int i = 0; i < Math.min(outside, MAX_NEEDED); i++) {
-      addDistance(1);
+  private static void runAtTheEdge(PendingRun read) {
+    for (int i = 0; i < Math.min(read.outside, MAX_NEEDED); i++) {
+      read.add(1);
     }
   }
 
   /** A rule with a pending run as snapshots before version 3 kept it (no rates, no gap). */
   static OpeningRule ofRun(int side, int length, long startMs) throws IOException {
     OpeningRule r = new OpeningRule();
-    r.side = side;
-    r.outside = length;
-    r.startMs = startMs;
-    r.runAtTheEdge();
-    r.validate();
+    PendingRun read = new PendingRun(side, startMs, PRIOR_RATE);
+    read.outside = length;
+    runAtTheEdge(read);
+    r.take(read);
     return r;
   }
 
-  private void validate() throws IOException {
+  /** Validates a run read from a snapshot and keeps it, or none if it is empty. */
+  private void take(PendingRun read) throws IOException {
+    int side = read.side;
+    int outside = read.outside;
+    int strong = read.strong;
     if (side < -1 || side > 1) {
       throw new IOException("tracker snapshot run side " + side + " not in {-1, 0, 1}");
     }
@@ -364,15 +355,37 @@ class OpeningRule extends ExcursionTail {
       throw new IOException("tracker snapshot has inconsistent run counters: " + outside
           + " outside, " + strong + " far out");
     }
-    if (distances.size() != Math.min(outside, MAX_NEEDED)) {
-      throw new IOException("tracker snapshot keeps " + distances.size()
+    if (read.size() != Math.min(outside, MAX_NEEDED)) {
+      throw new IOException("tracker snapshot keeps " + read.size()
           + " distances for a run of " + outside);
     }
-    if ((outside == 0) != (side == 0 && startMs == SignalTracker.NO_RUN)) {
+    if ((outside == 0) != (side == 0 && read.startMs == SignalTracker.NO_RUN)) {
       throw new IOException("tracker snapshot has an inconsistent pending run");
     }
+    double rateBeforeRun = read.rateBeforeRun;
     if (!(rate >= 0 && rate <= 1) || !(rateBeforeRun >= 0 && rateBeforeRun <= 1)) {
       throw new IOException("tracker snapshot has an out-of-band rate outside [0, 1]");
+    }
+    run = outside == 0 ? NO_RUN : read;
+  }
+
+  /**
+   * The pending run: a holder of its own, so a rule without one (most of them, most of the time)
+   * keeps only a reference to the shared empty run. The side is the run's; {@link #NO_RUN}'s 0
+   * never equals an observation's, so the first out-of-band one starts a new run.
+   */
+  static final class PendingRun extends RunDistances {
+    final int side; // +1 above, -1 below, 0 no run
+    final long startMs;
+    final double rateBeforeRun;
+    int outside; // out-of-band observations in the run
+    int strong; // far-out ones in a row at its end
+
+    PendingRun(int side, long startMs, double rateBeforeRun) {
+      super(MAX_NEEDED);
+      this.side = side;
+      this.startMs = startMs;
+      this.rateBeforeRun = rateBeforeRun;
     }
   }
 }

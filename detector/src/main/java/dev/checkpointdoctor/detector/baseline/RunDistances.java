@@ -15,7 +15,7 @@ import java.util.Arrays;
  * usually a few observations long), instead of the capacity's 216 bytes per tracker for good.
  * Not thread-safe.
  */
-final class RunDistances {
+class RunDistances {
   private static final float[] NONE = new float[0];
   private static final int INITIAL = 4;
 

@@ -25,7 +25,7 @@ import java.util.Arrays;
  * <p>The questions ({@link #explains}, {@link #accuses}) look at the same hours of earlier days,
  * which are all completed hours; they are asked for every observation, and their answer depends
  * only on the current hour, so the ranges those hours span are kept for the last hour asked
- * ({@code askedHour}): the packed hours are unpacked once per hour of event time, and a question
+ * ({@code asked}): the packed hours are unpacked once per hour of event time, and a question
  * is one comparison. The kept maxima and minima are of floats, and a float's max plus the slack
  * compares as the largest of the floats plus the slack would: the answers are the ones a scan of
  * the hours gives, bit for bit.
@@ -36,6 +36,10 @@ final class SeasonalEnvelope {
   /** How many days back an hour may be explained from. */
   static final int DAYS = 7;
   private static final int NOT_ASKED = Integer.MIN_VALUE;
+  /** Bits of {@code asked} that count the days: at most 7. */
+  private static final int DAY_BITS = 3;
+  /** Hours whose answers are kept: any hour within 30,000 years of 1970. */
+  private static final int ASKED_LIMIT = 1 << (31 - DAY_BITS);
 
   private int newestHour = Integer.MIN_VALUE;
   private int levelSinceHour = Integer.MIN_VALUE; // hours before it do not accuse
@@ -44,15 +48,15 @@ final class SeasonalEnvelope {
   private float newestHi = Float.NaN;
   // the remembered hours before the newest, packed (HourRanges)
   private byte[] completed = HourRanges.EMPTY;
-  // for askedHour: the ranges of the same hours of the last seven days, all of them (explains)
-  // and those since the level change (accuses), and how many days of the latter had an hour
-  private int askedHour = NOT_ASKED;
+  // for the hour asked: the ranges of the same hours of the last seven days, all of them
+  // (explains) and those since the level change (accuses); how many days of the latter had an
+  // hour is in asked's low bits: one int, not an int and a byte, keeps the object at 56 bytes
+  private int asked = NOT_ASKED; // hour x 8 + days, or NOT_ASKED
   private float explainLo;
   private float explainHi;
   private float accuseLo;
   private float accuseHi;
   private float formerHi; // the highest of the hours before the level change
-  private byte accuseDays;
 
   SeasonalEnvelope() {}
 
@@ -94,7 +98,7 @@ final class SeasonalEnvelope {
     newestHour = h;
     newestLo = Float.NaN;
     newestHi = Float.NaN;
-    askedHour = NOT_ASKED;
+    asked = NOT_ASKED;
   }
 
   /** Widens hour {@code h}, a completed hour within range, to {@code lo} and {@code hi}. */
@@ -108,16 +112,21 @@ final class SeasonalEnvelope {
 
   /** Forgets the kept answers when hour {@code h} is one they looked at. */
   private void forgetAnswersAbout(int h) {
-    if (askedHour != NOT_ASKED && (long) h >= (long) askedHour - 24 * DAYS - 1
+    int askedHour = asked >> DAY_BITS;
+    if (asked != NOT_ASKED && (long) h >= (long) askedHour - 24 * DAYS - 1
         && (long) h <= (long) askedHour - 23) {
-      askedHour = NOT_ASKED;
+      asked = NOT_ASKED;
     }
   }
 
-  /** Keeps the answers' ranges for hour {@code now}: hours within one of 24 x day, day 1..7. */
-  private void ask(int now) {
-    if (now == askedHour) {
-      return;
+  /**
+   * Keeps the answers' ranges for hour {@code now}: hours within one of 24 x day, day 1..7.
+   *
+   * @return how many of those days since the level change had an hour
+   */
+  private int ask(int now) {
+    if (asked != NOT_ASKED && asked >> DAY_BITS == now) {
+      return asked & ((1 << DAY_BITS) - 1);
     }
     float eLo = Float.POSITIVE_INFINITY;
     float eHi = Float.NEGATIVE_INFINITY;
@@ -161,8 +170,10 @@ final class SeasonalEnvelope {
     accuseLo = aLo;
     accuseHi = aHi;
     formerHi = fHi;
-    accuseDays = (byte) Integer.bitCount(days);
-    askedHour = now;
+    int counted = Integer.bitCount(days);
+    // an hour beyond what the int holds with the days is answered afresh each time it is asked
+    asked = now > -ASKED_LIMIT && now < ASKED_LIMIT ? now << DAY_BITS | counted : NOT_ASKED;
+    return counted;
   }
 
   /**
@@ -204,8 +215,7 @@ final class SeasonalEnvelope {
     if (newestHour == Integer.MIN_VALUE) {
       return 0;
     }
-    ask((int) Math.floorDiv(tsMs, HOUR_MS));
-    if (accuseDays < minDays) {
+    if (ask((int) Math.floorDiv(tsMs, HOUR_MS)) < minDays) {
       return 0;
     }
     double hi = accuseHi;
@@ -219,7 +229,7 @@ final class SeasonalEnvelope {
    */
   void levelChangedAt(long tsMs) {
     levelSinceHour = (int) Math.floorDiv(tsMs, HOUR_MS);
-    askedHour = NOT_ASKED;
+    asked = NOT_ASKED;
   }
 
   /** Bytes the completed hours take packed (without the array's header). For tests. */
@@ -284,7 +294,7 @@ final class SeasonalEnvelope {
       }
     }
     completed = HourRanges.pack(u, newestHour);
-    askedHour = NOT_ASKED;
+    asked = NOT_ASKED;
   }
 
   /** Reads an envelope written by {@link #writeTo}; null when it is empty. */

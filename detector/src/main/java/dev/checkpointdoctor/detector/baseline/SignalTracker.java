@@ -112,11 +112,14 @@ public final class SignalTracker extends OpeningRule {
   /** Event time after which a baseline is no longer young: it has seen a whole day. */
   static final long YOUTH_MS = 24 * 3_600_000L;
 
+  private static final byte FLAGS_HIGH = 1;
+  private static final byte FLAGS_LOW = 2;
+  private static final byte NO_YOUTH = 4; // every ready band judged as its own (tests)
+
   /** Days of one time of day a seasonal range needs before it may call a value outside: a week. */
   static final int SEASON_DAYS_TO_ACCUSE = 7;
 
   private final Signal signal; // null for a series tracker
-  private final Direction direction;
   // the settings are the baseline's (every tracked series has a tracker: one reference fewer)
   private final RobustBaseline baseline;
   // Created with the first value it records (once the baseline is ready): a learning baseline
@@ -124,15 +127,11 @@ public final class SignalTracker extends OpeningRule {
   private SeasonalEnvelope seasons;
   // the pending run and what the scope's excursions taught are the OpeningRule this extends
 
-  private boolean open;
-  private int openSide; // +1 above, -1 below while open; 0 closed
-  private long openStartMs = NO_RUN; // first observation of the open anomaly's run
-  private int insideCount; // consecutive non-outside observations while open
+  // The open anomaly (null while closed): an object of its own, as most trackers are closed
+  // most of the time and would carry its fields for nothing.
+  private OpenAnomaly anomaly;
   private long lastTsMs = RobustBaseline.NO_TIMESTAMP;
   private double lastObserved = Double.NaN;
-  // The observations since the anomaly opened (null while closed): the level a lasting departure
-  // settles on, which becomes the new normal once it holds.
-  private RegimeWindow regime;
   private long lastStartMs = NO_RUN; // the job's last (re)start this tracker was told of
   private long settleLimitMs = NO_RUN; // until this, out-of-band values may be start-up
   // The new deployment this scope learns afresh from: values from before it, delivered after it
@@ -146,7 +145,10 @@ public final class SignalTracker extends OpeningRule {
   // The observation before the trend run's first step: how fast the run climbs.
   private long trendFromMs = NO_RUN;
   private double trendFromValue = Double.NaN;
-  private int youthMs = (int) YOUTH_MS; // a day fits an int: 4 bytes per tracker
+  // Which sides are flagged (the direction's FLAGS_HIGH and FLAGS_LOW) and NO_YOUTH, in one
+  // byte instead of a direction reference and a youth length: the tracker is read per
+  // observation and held per series
+  private byte judging;
 
   public SignalTracker(Signal signal, DetectorSettings settings) {
     this(signal, settings, new RobustBaseline(signal, settings));
@@ -159,7 +161,8 @@ public final class SignalTracker extends OpeningRule {
   private SignalTracker(
       Signal signal, Direction direction, DetectorSettings settings, RobustBaseline baseline) {
     this.signal = signal;
-    this.direction = direction;
+    this.judging = (byte) ((direction.flagsHigh() ? FLAGS_HIGH : 0)
+        | (direction.flagsLow() ? FLAGS_LOW : 0));
     this.baseline = baseline;
   }
 
@@ -172,7 +175,7 @@ public final class SignalTracker extends OpeningRule {
    * the other mechanics, which would otherwise have to feed a day first.
    */
   static SignalTracker withoutYouth(SignalTracker t) {
-    t.youthMs = 0;
+    t.judging |= NO_YOUTH;
     return t;
   }
 
@@ -264,7 +267,8 @@ public final class SignalTracker extends OpeningRule {
     if (!flags(side)) {
       side = 0;
     }
-    if (!open && seasons != null) {
+    OpenAnomaly open = anomaly;
+    if (open == null && seasons != null) {
       side = seasonalSide(tsMs, value, side, band);
     }
     // after the seasons: a value a week of same hours never reached is still no trouble below
@@ -273,20 +277,20 @@ public final class SignalTracker extends OpeningRule {
       side = 0;
     }
     boolean outside = side != 0;
-    if (!open) {
+    if (open == null) {
       if (seasons == null) {
         seasons = new SeasonalEnvelope();
       }
       seasons.record(tsMs, value);
     }
 
-    if (open) {
+    if (open != null) {
       if (outside) {
-        insideCount = 0;
-      } else if (++insideCount >= settings().resolveAfter()) {
+        open.insideCount = 0;
+      } else if (++open.insideCount >= settings().resolveAfter()) {
         return close(tsMs, value, band, score, Transition.RESOLVED);
       }
-      if (regime.add(tsMs, value) && settledAsNewNormal()) {
+      if (open.regime.add(tsMs, value) && settledAsNewNormal(open.regime)) {
         return becomeNormal(tsMs, value, band, score);
       }
       return step(tsMs, value, band, score, outside, Transition.NONE);
@@ -297,13 +301,9 @@ public final class SignalTracker extends OpeningRule {
     // edge is that much further out in the noise
     double widening = band.halfWidth() / (settings().bandWidth() * band.spread());
     if (runOpens(tsMs, side, distance, widening, settings().openAfter(), baseline)) {
-      open = true;
-      openSide = side;
-      openStartMs = pendingStartMs();
+      anomaly = new OpenAnomaly(side, pendingStartMs(), newRegime(settings()));
       clearRun();
-      insideCount = 0;
-      regime = newRegime(settings());
-      regime.add(tsMs, value);
+      anomaly.regime.add(tsMs, value);
       return step(tsMs, value, band, score, true, Transition.OPENED);
     }
     // closed: learn winsorized, so neither a spike nor a pending run drags the median
@@ -345,7 +345,7 @@ public final class SignalTracker extends OpeningRule {
     if (!b.defined() || first == RobustBaseline.NO_TIMESTAMP) {
       return b;
     }
-    double young = youthMs == 0 ? 0 : 1 - (double) (tsMs - first) / youthMs;
+    double young = (judging & NO_YOUTH) != 0 ? 0 : 1 - (double) (tsMs - first) / YOUTH_MS;
     if (!(young > 0)) {
       return b;
     }
@@ -381,7 +381,7 @@ public final class SignalTracker extends OpeningRule {
   }
 
   private boolean flags(int side) {
-    return (side > 0 && direction.flagsHigh()) || (side < 0 && direction.flagsLow());
+    return (side > 0 && (judging & FLAGS_HIGH) != 0) || (side < 0 && (judging & FLAGS_LOW) != 0);
   }
 
   /**
@@ -406,6 +406,7 @@ public final class SignalTracker extends OpeningRule {
   }
 
   private Step becomeNormal(long tsMs, double value, Band band, double score) {
+    RegimeWindow regime = anomaly.regime;
     baseline.relearn(regime);
     // the run is normal now: its hours belong in the seasons it was kept out of, and the hours
     // before it describe another level
@@ -415,7 +416,7 @@ public final class SignalTracker extends OpeningRule {
     for (int i = 0; i < regime.size(); i++) {
       seasons.record(regime.timeAt(i), regime.valueAt(i));
     }
-    seasons.levelChangedAt(openStartMs);
+    seasons.levelChangedAt(anomaly.startMs);
     return close(tsMs, value, band, score, Transition.NEW_NORMAL);
   }
 
@@ -429,12 +430,8 @@ public final class SignalTracker extends OpeningRule {
   }
 
   private Step close(long tsMs, double value, Band band, double score, Transition t) {
-    long startedAt = openStartMs;
-    open = false;
-    openSide = 0;
-    openStartMs = NO_RUN;
-    insideCount = 0;
-    regime = null;
+    long startedAt = anomaly.startMs;
+    anomaly = null;
     return new Step(tsMs, value, band.expected(), band.lower(), band.upper(), score, false, t,
         startedAt);
   }
@@ -444,7 +441,7 @@ public final class SignalTracker extends OpeningRule {
    * of event time and at least {@code minObservations} observations, and {@link
    * RegimeWindow#holds stable} by the band this baseline would give it.
    */
-  private boolean settledAsNewNormal() {
+  private boolean settledAsNewNormal(RegimeWindow regime) {
     if (!settings().learnsNewNormal() || (signal != null && !signal.mayBecomeNormal())) {
       return false;
     }
@@ -464,7 +461,7 @@ public final class SignalTracker extends OpeningRule {
   }
 
   private long runStartMs() {
-    return open ? openStartMs : pendingStartMs();
+    return anomaly != null ? anomaly.startMs : pendingStartMs();
   }
 
   private Step step(
@@ -533,7 +530,7 @@ public final class SignalTracker extends OpeningRule {
   public void jobStarted(long tsMs, boolean deployed) {
     boolean crashLoop = lastStartMs != NO_RUN && tsMs - lastStartMs < RESTART_QUIET_MS;
     lastStartMs = Math.max(lastStartMs, tsMs);
-    if (crashLoop || open) {
+    if (crashLoop || anomaly != null) {
       return;
     }
     settleLimitMs = Math.max(settleLimitMs, tsMs + 2 * settings().failureWindow().toMillis());
@@ -555,7 +552,7 @@ public final class SignalTracker extends OpeningRule {
 
   /** True while an anomaly is open. */
   public boolean open() {
-    return open;
+    return anomaly != null;
   }
 
   /** The catalog signal; null for a tracker made by {@link #forSeries}. */
@@ -594,10 +591,11 @@ public final class SignalTracker extends OpeningRule {
   public void writeTo(DataOutput out) throws IOException {
     out.writeByte(SNAPSHOT_VERSION);
     baseline.writeTo(out);
-    out.writeBoolean(open);
-    out.writeByte(openSide);
-    out.writeLong(openStartMs);
-    out.writeInt(insideCount);
+    OpenAnomaly a = anomaly;
+    out.writeBoolean(a != null);
+    out.writeByte(a != null ? a.side : 0);
+    out.writeLong(a != null ? a.startMs : NO_RUN);
+    out.writeInt(a != null ? a.insideCount : 0);
     out.writeLong(lastTsMs);
     out.writeDouble(lastObserved);
     out.writeLong(lastStartMs);
@@ -609,9 +607,9 @@ public final class SignalTracker extends OpeningRule {
     out.writeDouble(trendFromValue);
     writeRuleTo(out);
     SeasonalEnvelope.writeTo(seasons, out);
-    out.writeBoolean(regime != null);
-    if (regime != null) {
-      regime.writeTo(out);
+    out.writeBoolean(a != null);
+    if (a != null) {
+      a.regime.writeTo(out);
     }
   }
 
@@ -719,10 +717,10 @@ public final class SignalTracker extends OpeningRule {
       throw new IOException("tracker snapshot is open for " + signal.id() + ", which never opens");
     }
     SignalTracker t = new SignalTracker(signal, settings, baseline);
-    t.open = open;
-    t.openSide = side;
-    t.openStartMs = openStartMs;
-    t.insideCount = insideCount;
+    if (open) {
+      t.anomaly = new OpenAnomaly(side, openStartMs, regime == null ? newRegime(settings) : regime);
+      t.anomaly.insideCount = insideCount;
+    }
     t.lastTsMs = lastTsMs;
     t.lastObserved = lastObserved;
     t.copyRuleFrom(opening);
@@ -734,7 +732,22 @@ public final class SignalTracker extends OpeningRule {
     t.trendRun = trendRun;
     t.trendFromMs = trendFromMs;
     t.trendFromValue = trendFromValue;
-    t.regime = open && regime == null ? newRegime(settings) : regime;
     return t;
+  }
+
+  /** What an open anomaly holds: its side, its start, and its run of observations. */
+  private static final class OpenAnomaly {
+    final int side; // +1 above, -1 below
+    final long startMs; // first observation of the anomaly's run
+    // The observations since the anomaly opened: the level a lasting departure settles on,
+    // which becomes the new normal once it holds.
+    final RegimeWindow regime;
+    int insideCount; // consecutive non-outside observations
+
+    OpenAnomaly(int side, long startMs, RegimeWindow regime) {
+      this.side = side;
+      this.startMs = startMs;
+      this.regime = regime;
+    }
   }
 }

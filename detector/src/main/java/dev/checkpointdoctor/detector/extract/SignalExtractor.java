@@ -133,6 +133,19 @@ public final class SignalExtractor {
   }
 
   /**
+   * As {@link #open(MetricRule, Labels)} with a state the caller made (of its {@link
+   * Series#rule() rule}), never opened before: the detector's cursor is the state of its series'
+   * first life, one object per series instead of two.
+   */
+  public Series open(Series fresh, Labels labels) {
+    if (fresh.opened || fresh.ended || fresh.source != null) {
+      throw new IllegalStateException("a series state is opened once");
+    }
+    openedByCaller++;
+    return init(fresh, labels);
+  }
+
+  /**
    * As {@link #onSample(MetricRule, Labels, long, double, Consumer)} for a series tracked by
    * {@link #track}; the value must not be a stale marker (end the series with {@link
    * #onSeriesEnd} instead).
@@ -300,7 +313,11 @@ public final class SignalExtractor {
   // ---------------------------------------------------------------- series creation
 
   private Series create(MetricRule rule, Labels labels) {
-    Series s = new Series(rule);
+    return init(new Series(rule), labels);
+  }
+
+  private Series init(Series s, Labels labels) {
+    MetricRule rule = s.rule;
     MetricRule.Kind kind = rule.kind();
     String cluster = identity.prefix(labels);
     boolean keep = switch (kind.source()) {
@@ -354,9 +371,10 @@ public final class SignalExtractor {
 
   /**
    * State of one label set; small and reused for every sample of the series. Opaque outside the
-   * extractor: see {@link #track}.
+   * extractor: see {@link #track}. A caller may extend it to keep its own state of the series in
+   * the same object ({@link #open(Series, Labels)}).
    */
-  public static final class Series {
+  public static class Series {
     final MetricRule rule;
     /** The job key (job-scope, task and operator series). */
     String job;
@@ -390,8 +408,13 @@ public final class SignalExtractor {
     /** The series' slot among its TaskManager's GC collectors. */
     int part = -1;
 
-    private Series(MetricRule rule) {
+    protected Series(MetricRule rule) {
       this.rule = rule;
+    }
+
+    /** The catalog rule of the series. */
+    public final MetricRule rule() {
+      return rule;
     }
 
     /** A job-scope series' job. */

@@ -16,9 +16,7 @@ import dev.checkpointdoctor.detector.model.Labels;
 import dev.checkpointdoctor.detector.model.Observation;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -52,7 +50,7 @@ public final class Detector implements DetectorInput {
   // Keyed by label sets whose strings are interned (see Labels#interned). The decoder interns the
   // strings of the label sets it builds, so its instances compare to these by reference, string
   // by string, or are these very instances.
-  private final Map<Labels, SeriesCursor> series = new HashMap<>();
+  private final CursorTable series = new CursorTable();
   // The cursor whose sample the extractor is working on, so observe() can use its book hint.
   private SeriesCursor current;
   private final SignalBook book;
@@ -244,7 +242,7 @@ public final class Detector implements DetectorInput {
       }
       // the detector keeps a label set for as long as the series lives: share its strings
       cursor = new SeriesCursor(this, rule, labels.interned());
-      series.put(cursor.labels, cursor);
+      series.add(cursor);
       shard.remember(labels, broadcast, cursor);
       if (broadcast) {
         broadcastSeries++;
@@ -279,7 +277,10 @@ public final class Detector implements DetectorInput {
       }
       counted.processed.incrementAndGet();
       if (cursor.extracted == null) {
-        cursor.extracted = extractor.open(cursor.rule, labels);
+        // the cursor is the state of the series' first life: after an end, a new one
+        cursor.extracted = cursor.firstLifeOpened
+            ? extractor.open(cursor.rule(), labels) : extractor.open(cursor, labels);
+        cursor.firstLifeOpened = true;
       }
       extractor.onSample(cursor.extracted, ts, values[i], observer);
     }

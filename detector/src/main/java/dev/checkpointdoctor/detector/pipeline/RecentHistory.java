@@ -61,8 +61,11 @@ final class RecentHistory implements SeriesHistory {
   private long[] openPoints = new long[INITIAL];
   private int open;
   private int size;
-  /** Time of point 0 while there is one: checked on every add, so not unpacked each time. */
-  private long firstTimeMs;
+  /**
+   * Time of point 0 while there is one, from base: checked on every add, so not unpacked each
+   * time; an offset as every point's is, 4 bytes where a long took the object to 96.
+   */
+  private int firstOffset;
   /** Points expired off the front so far: see {@link #firstPosition()}. */
   private long expiredCount;
   /** Bumped when thinning or a rebase removes points: see {@link #layoutVersion()}. */
@@ -88,14 +91,14 @@ final class RecentHistory implements SeriesHistory {
 
   void add(long timeMs, double value) {
     long cutoff = timeMs - SPAN_MS;
-    if (size > 0 && firstTimeMs < cutoff) {
+    if (size > 0 && base + firstOffset < cutoff) {
       int expired = 1;
       while (expired < size && timeMs(expired) < cutoff) {
         expired++;
       }
       dropFront(expired);
       if (size > 0) {
-        firstTimeMs = timeMs(0);
+        firstOffset = offset(0);
       }
     }
     if (size == CAPACITY) {
@@ -143,7 +146,7 @@ final class RecentHistory implements SeriesHistory {
     openPoints[open] = openPoint(time, value);
     open++;
     if (size++ == 0) {
-      firstTimeMs = base + time;
+      firstOffset = time;
     }
   }
 
@@ -378,7 +381,7 @@ final class RecentHistory implements SeriesHistory {
     open = rest;
     size = n;
     if (n > 0) {
-      firstTimeMs = base + t[0];
+      firstOffset = t[0];
     }
   }
 

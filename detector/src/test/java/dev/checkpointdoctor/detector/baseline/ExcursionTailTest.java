@@ -69,7 +69,7 @@ class ExcursionTailTest {
   void answersAsTheFullHistogramThroughRescalesAndSnapshots() throws IOException {
     Random r = new Random(3);
     for (int run = 0; run < 20; run++) {
-      ExcursionTail tail = new ExcursionTail(50);
+      ExcursionTail tail = ExcursionTail.of(50);
       AllBins model = new AllBins(50);
       double reach = run % 4 == 0 ? 1.5 : Math.pow(2, r.nextInt(12)); // some runs stay near
       for (int i = 0; i < 30_000; i++) { // 1 / decay^n passes 1e30 every ~3,400 observations
@@ -97,7 +97,7 @@ class ExcursionTailTest {
     // the tail multiplies by the reciprocal of the decay where the model divides by it
     Random r = new Random(17);
     for (int memory : new int[] {2, 3, 7, 50, 999, OpeningRule.RATE_MEMORY, 4_096, 1_000_003}) {
-      ExcursionTail tail = new ExcursionTail(memory);
+      ExcursionTail tail = ExcursionTail.of(memory);
       AllBins model = new AllBins(memory);
       for (int i = 0; i < 20_000; i++) {
         double d = r.nextInt(4) == 0 ? 1 + r.nextDouble() * 100 : r.nextDouble();
@@ -120,7 +120,7 @@ class ExcursionTailTest {
 
   @Test
   void aScopeThatNeverLeftItsBandHoldsNoBinsAndTheFurthestBinBoundsTheRest() throws IOException {
-    ExcursionTail tail = new ExcursionTail(1000);
+    ExcursionTail tail = ExcursionTail.of(1000);
     for (int i = 0; i < 5_000; i++) {
       tail.addToTail(0.5);
     }

@@ -19,6 +19,20 @@ class SeasonalEnvelopeTest {
 
   @Test
   void theRingGrownOnDemandAnswersAsEightDaysOfHoursDo() throws Exception {
+    answersAsEightDaysOfHoursDo(T0);
+  }
+
+  @Test
+  void answersTheSameWhereTheAnswersOfAnHourAreNotKept() throws Exception {
+    // the kept answers share an int with their hour, which holds hours within 2^28 of 1970;
+    // beyond, and before 1970, every question is answered afresh and must answer the same
+    long far = (1L << 28) * HOUR;
+    answersAsEightDaysOfHoursDo(far - 100 * DAY);
+    answersAsEightDaysOfHoursDo(-far - 10 * DAY);
+    answersAsEightDaysOfHoursDo(-T0);
+  }
+
+  private static void answersAsEightDaysOfHoursDo(long base) throws Exception {
     // a model of the definition (every hour within 192 of the newest is remembered) against the
     // ring that holds only the hours it needs: jumps forward and back, gaps past eight days
     Random r = new Random(19);
@@ -27,7 +41,7 @@ class SeasonalEnvelopeTest {
       TreeMap<Integer, float[]> model = new TreeMap<>();
       int newest = Integer.MIN_VALUE;
       int levelSince = Integer.MIN_VALUE;
-      long t = T0 + r.nextInt(1000) * HOUR;
+      long t = base + r.nextInt(1000) * HOUR;
       for (int i = 0; i < 600; i++) {
         int kind = r.nextInt(30);
         t += kind == 0 ? (r.nextInt(300) - 100) * HOUR : kind < 4 ? -r.nextInt(50) * HOUR
