@@ -417,6 +417,11 @@ public final class SignalExtractor {
       return rule;
     }
 
+    /** Whether this state's series ended: a new sample of its label set needs another state. */
+    public final boolean ended() {
+      return ended;
+    }
+
     /** A job-scope series' job. */
     JobFrames.JobState jobState() {
       return (JobFrames.JobState) source;

@@ -277,10 +277,9 @@ public final class Detector implements DetectorInput {
       }
       counted.processed.incrementAndGet();
       if (cursor.extracted == null) {
-        // the cursor is the state of the series' first life: after an end, a new one
-        cursor.extracted = cursor.firstLifeOpened
+        // the cursor is the state of the series' first life: once that ended, a new one
+        cursor.extracted = cursor.ended()
             ? extractor.open(cursor.rule(), labels) : extractor.open(cursor, labels);
-        cursor.firstLifeOpened = true;
       }
       extractor.onSample(cursor.extracted, ts, values[i], observer);
     }

@@ -19,8 +19,6 @@ final class SeriesCursor extends SignalExtractor.Series {
    * cursor (a header, a reference and the rule fewer per series); after an end, a new one.
    */
   SignalExtractor.Series extracted;
-  /** This cursor was opened as its series' state once: a later life needs a new one. */
-  boolean firstLifeOpened;
   /** The book entry the series fed last: almost always the one its next observation feeds. */
   SignalBook.Entry bookHint;
 
